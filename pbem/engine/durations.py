@@ -1,0 +1,32 @@
+"""Durations written by referees: ``72h``, ``3d``, ``90m``, ``1d12h``, ``3600s``."""
+
+from __future__ import annotations
+
+import re
+
+_PART = re.compile(r"(\d+)\s*([dhms])")
+_UNITS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+
+
+def parse_duration(text: str) -> int:
+    """Seconds in a duration such as ``72h`` or ``1d12h``; ValueError quoting the input otherwise."""
+    s = text.strip().lower()
+    pos, total = 0, 0
+    for m in _PART.finditer(s):
+        if m.start() != pos and s[pos:m.start()].strip():
+            break
+        total += int(m.group(1)) * _UNITS[m.group(2)]
+        pos = m.end()
+    if not s or s[pos:].strip() or total <= 0:
+        raise ValueError(f"expected a duration such as 72h, 3d, 90m or 1d12h, found {text!r}")
+    return total
+
+
+def format_duration(seconds: int) -> str:
+    """The shortest of ``3d``, ``72h``-style forms: ``1d12h``, ``90m``."""
+    out = []
+    for unit, size in _UNITS.items():
+        if seconds >= size:
+            n, seconds = divmod(seconds, size)
+            out.append(f"{n}{unit}")
+    return "".join(out) or "0s"

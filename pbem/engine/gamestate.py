@@ -1,0 +1,188 @@
+"""A game opened for work inside one transaction: its rows, ruleset, decrypted state, and the
+log lines, events, reports and mail that the work produces.
+
+The state is stored as :class:`~pbem.engine.ruleset.Parts`: the public part in clear on the game
+row, each role's secret part and the referee part sealed (owner = role or ``referee``,
+purpose ``state``, version = the game's state version, so an old blob cannot be put back).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from pbem.engine import registry
+from pbem.engine.headers import format_time
+from pbem.engine.ruleset import REFEREE, Event, Parts, Window
+from pbem.store import repo
+from pbem.store.models import EventRow, Game, Phase, Player
+
+STATE = "state"
+
+
+def dice_seed_purpose(seq: int) -> str:
+    """Sealed-row purpose of phase ``seq``'s dice seed."""
+    return f"dice:{seq}"
+
+
+@dataclass
+class GameContext:
+    """Everything about one game needed to judge orders or resolve a phase (see module doc).
+
+    ``log`` collects new public log lines (written by :meth:`flush`)."""
+
+    session: object
+    sealer: object
+    game: Game
+    players: list[Player]
+    ruleset: object
+    parts: Parts
+    state: object
+    new_lines: list = field(default_factory=list)
+    _ledger: object = None
+
+    # ------------------------------------------------------------ loading and saving
+
+    @classmethod
+    def load(cls, session, sealer, game: Game) -> "GameContext":
+        """Open ``game``: decrypt every part of its state. Raises SealError on tampering."""
+        players = repo.players(session, game.id)
+        ruleset = registry.get(game.ruleset)
+        secret = {}
+        for owner in [p.role for p in players] + [REFEREE]:
+            row = repo.get_sealed(session, game.id, owner, STATE)
+            data = sealer.open(game.id, owner, STATE, game.state_version, row.blob) if row else b"{}"
+            secret[owner] = json.loads(data)
+        referee = secret.pop(REFEREE)
+        parts = Parts(public=json.loads(game.public_state), secret=secret, referee=referee)
+        return cls(session, sealer, game, players, ruleset, parts, ruleset.load(parts))
+
+    def save_state(self) -> None:
+        """Dump the ruleset state, bump the state version and seal every part anew."""
+        self.parts = self.ruleset.dump(self.state)
+        game = self.game
+        game.state_version += 1
+        game.public_state = json.dumps(self.parts.public, sort_keys=True, separators=(",", ":"))
+        owners = dict(self.parts.secret)
+        owners[REFEREE] = self.parts.referee
+        for role in self.roles:
+            owners.setdefault(role, {})
+        for owner, value in owners.items():
+            blob = self.sealer.seal(game.id, owner, STATE, game.state_version,
+                                    json.dumps(value, sort_keys=True).encode())
+            repo.put_sealed(self.session, game.id, owner, STATE, game.state_version, blob)
+        self.session.add(game)
+
+    @property
+    def roles(self) -> list[str]:
+        return [p.role for p in self.players]
+
+    def player(self, role: str) -> Player | None:
+        for p in self.players:
+            if p.role == role:
+                return p
+        return None
+
+    # ------------------------------------------------------------ secrets of the game
+
+    def put_secret(self, purpose: str, value: bytes) -> None:
+        """Seal a referee-only value of the game (a dice seed, the setup salt)."""
+        blob = self.sealer.seal(self.game.id, REFEREE, purpose, 0, value)
+        repo.put_sealed(self.session, self.game.id, REFEREE, purpose, 0, blob)
+
+    def get_secret(self, purpose: str) -> bytes:
+        row = repo.get_sealed(self.session, self.game.id, REFEREE, purpose)
+        if row is None:
+            raise LookupError(f"game {self.game.id} has no sealed {purpose!r}")
+        return self.sealer.open(self.game.id, REFEREE, purpose, 0, row.blob)
+
+    # ------------------------------------------------------------ the public log
+
+    def log(self, kind: str, now: datetime, **fields) -> str:
+        """Append a public log line ``{"type": kind, "game": id, "at": now, ...}``."""
+        from pbem.ledger import Ledger
+
+        if self._ledger is None:
+            self._ledger = Ledger(self.game.log_head)
+        obj = {"type": kind, "game": self.game.id, "at": format_time(now)}
+        obj.update(fields)
+        line = self._ledger.append(obj)
+        self.new_lines.append(line)
+        return line
+
+    def log_rolls(self, stream, phase_id: str, now: datetime, *, hidden: bool = False) -> None:
+        """Log every roll drawn from ``stream`` (a pbem.dice.DiceStream) not yet logged."""
+        start = getattr(stream, "_pbem_logged", 0)
+        for roll in stream.rolls[start:]:
+            if hidden:
+                self.log("roll", now, stream="hidden", phase=phase_id, index=roll.index,
+                         sides=roll.sides, why=roll.why)
+            else:
+                self.log("roll", now, phase=phase_id, index=roll.index, sides=roll.sides,
+                         value=roll.value, why=roll.why)
+        stream._pbem_logged = len(stream.rolls)
+
+    def flush(self) -> None:
+        """Store the new log lines."""
+        if self.new_lines:
+            repo.append_log(self.session, self.game, self.new_lines, self._ledger.last)
+            self.new_lines = []
+
+    # ------------------------------------------------------------ events
+
+    def store_events(self, seq: int, events: list[Event], now: datetime,
+                     phase_id: str) -> None:
+        """Keep a phase's events (private ones sealed for their audience) and log the public ones."""
+        start = len(repo.events(self.session, self.game.id, seq))
+        for i, ev in enumerate(events, start=start):
+            row = EventRow(game_id=self.game.id, phase_seq=seq, idx=i,
+                           audience=json.dumps(list(ev.audience)))
+            payload = json.dumps(ev.to_json(), sort_keys=True)
+            if ev.public:
+                row.public_json = payload
+                self.log("event", now, phase=phase_id, kind=ev.kind, text=ev.text, data=ev.data)
+            else:
+                owner = ev.audience[0] if len(ev.audience) == 1 else REFEREE
+                row.blob = self.sealer.seal(self.game.id, owner, f"event:{seq}", i, payload.encode())
+            self.session.add(row)
+
+    def load_events(self, seq: int) -> list[Event]:
+        """A phase's events, unsealed, in order."""
+        out = []
+        for row in repo.events(self.session, self.game.id, seq):
+            if row.public_json is not None:
+                out.append(Event.from_json(json.loads(row.public_json)))
+            else:
+                audience = json.loads(row.audience)
+                owner = audience[0] if len(audience) == 1 else REFEREE
+                data = self.sealer.open(self.game.id, owner, f"event:{seq}", row.idx, row.blob)
+                out.append(Event.from_json(json.loads(data)))
+        return out
+
+    # ------------------------------------------------------------ phases
+
+    def open_phase(self, window: Window, now: datetime, entropy) -> Phase:
+        """Open the next phase: draw and seal its dice seed, publish the commitment and the
+        deadline (the game's short deadline for a ``short`` window). DESIGN.md, "Verifiable dice":
+        the commitment is published before any orders for the phase are accepted."""
+        from pbem.dice import commitment
+
+        game = self.game
+        seq = game.phase_seq + 1
+        seed = entropy(32)
+        self.put_secret(dice_seed_purpose(seq), seed)
+        seconds = game.short_deadline_seconds if window.short else game.deadline_seconds
+        deadline = now + timedelta(seconds=seconds)
+        commit = commitment(seed)
+        phase = Phase(game_id=game.id, seq=seq, turn=window.turn, name=window.phase,
+                      phase_id=window.phase_id, window_json=json.dumps(window.to_json()),
+                      opened_at=now, deadline_at=deadline, commit=commit)
+        self.session.add(phase)
+        game.phase_seq = seq
+        self.session.add(game)
+        self.log("phase-open", now, phase=window.phase_id, turn=window.turn, name=window.phase,
+                 title=window.title, owed=list(window.owed), optional=list(window.optional),
+                 deadline=format_time(deadline))
+        self.log("dice-commit", now, phase=window.phase_id, commit=commit)
+        return phase

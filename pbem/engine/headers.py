@@ -1,0 +1,131 @@
+"""The header of an order file: which game, turn, phase and role the orders are for.
+
+DESIGN.md, "Signed orders": an order file starts with ``key: value`` lines (``game``, ``turn``,
+``phase``, ``role``, ``nonce``, ``issued``), then a blank line, then the orders. The header binds
+the signed orders to one window; ``nonce`` feeds the dice; ``issued`` orders the submissions.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+REQUIRED = ("game", "turn", "phase", "role", "nonce", "issued")
+_HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z-]*)[ \t]*:[ \t]*(.*)$")
+_NONCE = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
+
+
+class HeaderError(ValueError):
+    """An order file's header is missing a field or has a bad value. ``line`` is 1-based."""
+
+    def __init__(self, line: int | None, message: str):
+        self.line = line
+        super().__init__(f"line {line}: {message}" if line else message)
+
+
+@dataclass(frozen=True)
+class OrderHeader:
+    """A parsed header: ``turn`` is the game turn, ``issued`` an aware UTC datetime, and
+    ``body_line`` the 1-based line number where the order body starts."""
+
+    game: str
+    turn: int
+    phase: str
+    role: str
+    nonce: str
+    issued: datetime
+    body_line: int
+
+
+def parse_issued(value: str) -> datetime:
+    """Parse an ISO 8601 time with a zone (``2026-11-29T20:15:00Z``) into UTC; ValueError if
+    it is not one or has no zone."""
+    when = datetime.fromisoformat(value.strip())
+    if when.tzinfo is None:
+        raise ValueError("no time zone")
+    return when.astimezone(timezone.utc)
+
+
+def format_time(when: datetime) -> str:
+    """UTC, seconds, ``Z``: the form pbem writes times in (``2026-11-29T20:15:00Z``)."""
+    return when.astimezone(timezone.utc).replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def split_header(text: str) -> tuple[dict[str, tuple[int, str]], int]:
+    """Read the leading ``key: value`` lines of ``text``.
+
+    Returns ({key (lower case): (line number, value)}, body_line) where body_line is the first
+    line after the header (and the blank line ending it). Raises HeaderError for a repeated key.
+    """
+    fields: dict[str, tuple[int, str]] = {}
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    while i < len(lines):
+        m = _HEADER_LINE.match(lines[i].strip())
+        if not m or m.group(1).lower() not in REQUIRED:
+            break
+        key = m.group(1).lower()
+        if key in fields:
+            raise HeaderError(i + 1, f"'{key}:' is given twice (first on line {fields[key][0]})")
+        fields[key] = (i + 1, m.group(2).strip())
+        i += 1
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    return fields, i + 1
+
+
+def parse_header(text: str) -> OrderHeader:
+    """Parse and check the header of an order file (canonical text).
+
+    Raises HeaderError naming the line and the expected form for a missing field, a turn that
+    is not a number, a nonce that is too short, or an ``issued`` without a zone.
+    """
+    fields, body_line = split_header(text)
+    missing = [k for k in REQUIRED if k not in fields or not fields[k][1]]
+    if missing:
+        where = fields[missing[0]][0] if missing[0] in fields else None
+        hint = " (`pbem sign` fills nonce and issued)" if set(missing) & {"nonce", "issued"} else ""
+        raise HeaderError(where, "the header lacks " + ", ".join(f"'{k}:'" for k in missing)
+                          + "; an order file starts with game:, turn:, phase:, role:, nonce: and "
+                            "issued: lines" + hint)
+    line, turn = fields["turn"]
+    if not turn.isdigit():
+        raise HeaderError(line, f"expected 'turn: NUMBER', found 'turn: {turn}'")
+    line, nonce = fields["nonce"]
+    if not _NONCE.match(nonce):
+        raise HeaderError(line, f"expected 'nonce:' followed by 16 to 128 random letters or digits, "
+                                f"found {nonce!r}")
+    line, issued = fields["issued"]
+    try:
+        when = parse_issued(issued)
+    except ValueError:
+        raise HeaderError(line, f"expected 'issued:' an ISO 8601 time with a zone such as "
+                                f"2026-11-29T20:15:00Z, found {issued!r}") from None
+    return OrderHeader(game=fields["game"][1], turn=int(turn), phase=fields["phase"][1].lower(),
+                       role=fields["role"][1].lower(), nonce=nonce, issued=when,
+                       body_line=body_line)
+
+
+def fill_header(text: str, now: datetime) -> str:
+    """Fill an empty or absent ``nonce:`` (32 random hex digits) and ``issued:`` (``now``) in an
+    order file, keeping everything else as written. Used by ``pbem sign``."""
+    fields, _ = split_header(text)
+    lines = text.split("\n")
+    nonce = secrets.token_hex(16)
+    stamp = format_time(now)
+    header_end = max((ln for ln, _ in fields.values()), default=0)
+    additions = []
+    for key, value in (("nonce", nonce), ("issued", stamp)):
+        if key in fields:
+            ln, old = fields[key]
+            if not old:
+                lines[ln - 1] = f"{key}: {value}"
+        else:
+            additions.append(f"{key}: {value}")
+    if additions:
+        lines[header_end:header_end] = additions
+    return "\n".join(lines)

@@ -1,0 +1,363 @@
+"""Ingest: archive every incoming message, then judge it (DESIGN.md, "Data flow").
+
+For each message: find the signed orders (pbem envelope or SSH signature, in the body or an
+attachment), verify the signature, bind the orders to a game, turn, phase and role through
+their header and the registered key, parse and check them against the current position, keep
+them sealed, and queue a signed receipt — or a rejection that says exactly why, with one cause
+per :data:`CAUSES` entry. The raw message is archived (sealed) before judging, in its own
+transaction, so nothing is lost if judging fails; messages left ``pending`` by a crash are
+judged by the next ingest. A message delivered twice (same Message-ID, or same bytes when it
+has none) is judged once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from pbem.engine.gamestate import GameContext
+from pbem.engine.headers import HeaderError, format_time, parse_header
+from pbem.engine.publish import queue_mail
+from pbem.engine.ruleset import Problem, Window
+from pbem.store import repo
+from pbem.store.models import Message, OrderSet
+
+ARCHIVE = "archive"
+
+CAUSES = {
+    "no-orders": "no signed orders were found in the message",
+    "bad-signature": "the signature does not match the text",
+    "rewrapped": "the signature does not match, and the mail client seems to have re-wrapped lines",
+    "bad-header": "the order header is incomplete or malformed",
+    "unknown-game": "no such game on this judge",
+    "game-over": "the game has ended",
+    "unknown-role": "the game has no such role",
+    "unknown-key": "the signing key is not registered for any player of the game",
+    "wrong-key": "the signing key is registered for another role",
+    "no-window": "the game has no open window",
+    "wrong-window": "the orders are for another turn or phase",
+    "not-your-window": "the role owes no orders in the open window",
+    "stale": "newer orders are already held",
+    "duplicate": "the same orders or message were received before",
+    "error": "the judge failed on this message (the referee has been told)",
+}
+
+
+@dataclass
+class Verdict:
+    """The judgment of one signed order set (or of a message without one).
+
+    ``status`` is accepted | rejected | duplicate | error; ``cause`` a key of :data:`CAUSES`;
+    ``reason`` the full sentence sent to the player."""
+
+    origin: str
+    status: str
+    cause: str = ""
+    reason: str = ""
+    game: str | None = None
+    role: str | None = None
+    phase: str | None = None
+    sha256: str | None = None
+    problems: list = field(default_factory=list)
+
+    def summary(self) -> str:
+        where = f" {self.game} {self.phase} {self.role}" if self.game and self.role else ""
+        if self.status == "accepted":
+            n = len(self.problems)
+            probs = f" ({n} problem{'s' if n != 1 else ''})" if n else ""
+            return f"{self.origin}: accepted{where}{probs}"
+        return f"{self.origin}: {self.status}{where}: {self.reason}"
+
+
+class Rejected(Exception):
+    """Raised inside judging with a cause of CAUSES and the sentence for the sender."""
+
+    def __init__(self, cause: str, reason: str, **where):
+        super().__init__(reason)
+        self.cause, self.reason, self.where = cause, reason, where
+
+
+@dataclass
+class _Open:
+    """A game as the judge needs it during one batch."""
+
+    ctx: GameContext
+    phase: object
+    window: Window | None
+    held: dict
+
+
+class _Batch:
+    def __init__(self, session, sealer):
+        self.session, self.sealer = session, sealer
+        self.games: dict[str, _Open | None] = {}
+
+    def game(self, gid: str) -> _Open | None:
+        if gid not in self.games:
+            row = repo.get_game(self.session, gid)
+            if row is None:
+                self.games[gid] = None
+            else:
+                ctx = GameContext.load(self.session, self.sealer, row)
+                phase = repo.open_phase(self.session, gid)
+                window = Window.from_json(json.loads(phase.window_json)) if phase else None
+                held = {o.role: o for o in repo.accepted_orders(self.session, gid, phase.seq)} \
+                    if phase else {}
+                self.games[gid] = _Open(ctx, phase, window, held)
+        return self.games[gid]
+
+    def flush(self) -> None:
+        for g in self.games.values():
+            if g is not None:
+                g.ctx.flush()
+
+
+def message_key(extracted, raw: bytes) -> str:
+    """The duplicate-detection key: the Message-ID, else the sha256 of the raw bytes."""
+    mid = (extracted.message_id or "").strip()
+    return f"mid:{mid}" if mid else "sha256:" + hashlib.sha256(raw).hexdigest()
+
+
+def ingest(db, sealer, incomings, *, now: datetime, batch_size: int = 500) -> list[Verdict]:
+    """Archive and judge ``incomings`` (pbem.mail.sources.Incoming), plus any message a crash
+    left unjudged. Returns one Verdict per order set found (or per message without one)."""
+    verdicts: list[Verdict] = []
+    with db.read() as s:
+        stale = [(m.id, m.origin) for m in repo.pending_messages(s)]
+    if stale:
+        verdicts += _judge_archived(db, sealer, [i for i, _ in stale], now)
+    chunk = []
+    for incoming in incomings:
+        chunk.append(incoming)
+        if len(chunk) >= batch_size:
+            verdicts += _ingest_chunk(db, sealer, chunk, now)
+            chunk = []
+    if chunk:
+        verdicts += _ingest_chunk(db, sealer, chunk, now)
+    return verdicts
+
+
+def _ingest_chunk(db, sealer, chunk, now) -> list[Verdict]:
+    from pbem.mail.extract import extract
+
+    verdicts, archived = [], []
+    with db.write() as s:
+        seen = set()
+        for inc in chunk:
+            ex = extract(inc.raw, bare=getattr(inc, "bare", False))
+            key = message_key(ex, inc.raw)
+            digest = hashlib.sha256(inc.raw).hexdigest()
+            if key in seen or repo.message_by_key(s, key) is not None:
+                verdicts.append(Verdict(inc.origin, "duplicate", "duplicate",
+                                        "this message was received before and is judged once"))
+                continue
+            seen.add(key)
+            row = Message(message_key=key, raw_sha256=digest, received_at=now, origin=inc.origin,
+                          sender=ex.sender or "", subject=(ex.subject or "")[:300],
+                          blob=sealer.seal("-", ARCHIVE, "message:" + digest, 0, inc.raw))
+            s.add(row)
+            archived.append((row, ex))
+        s.flush()
+        ids = [(row.id, ex) for row, ex in archived]
+    if ids:
+        verdicts += _judge(db, sealer, ids, now)
+    return verdicts
+
+
+def _judge_archived(db, sealer, message_ids: list[int], now) -> list[Verdict]:
+    from pbem.mail.extract import extract
+
+    items = []
+    with db.read() as s:
+        for mid in message_ids:
+            row = s.get(Message, mid)
+            raw = sealer.open("-", ARCHIVE, "message:" + row.raw_sha256, 0, row.blob)
+            bare = not raw.lstrip()[:1].isalpha() or b":" not in raw.split(b"\n", 1)[0]
+            items.append((mid, extract(raw, bare=bare and row.origin.endswith((".txt", ".orders")))))
+    return _judge(db, sealer, items, now)
+
+
+def _judge(db, sealer, items, now) -> list[Verdict]:
+    """Judge archived messages [(message id, Extracted)] in one write transaction."""
+    verdicts = []
+    with db.write() as s:
+        batch = _Batch(s, sealer)
+        for mid, ex in items:
+            msg = s.get(Message, mid)
+            if msg.verdict != "pending":  # another ingest judged it meanwhile
+                continue
+            try:
+                found = _judge_message(batch, msg, ex, now)
+            except Exception as e:  # a judge bug must not lose the message: it stays archived
+                found = [Verdict(msg.origin, "error", "error",
+                                 f"internal error {type(e).__name__}: {e}")]
+            verdicts += found
+            accepted = [v for v in found if v.status == "accepted"]
+            first = accepted[0] if accepted else found[0]
+            msg.verdict = "accepted" if accepted else first.status
+            msg.reason = "; ".join(v.reason for v in found if v.reason)[:2000]
+            msg.game_id, msg.role = first.game, first.role
+            s.add(msg)
+        batch.flush()
+    return verdicts
+
+
+def _judge_message(batch: _Batch, msg: Message, ex, now) -> list[Verdict]:
+    from pbem.crypto.find import find_signed
+
+    found = find_signed(ex.texts, ex.sig_files)
+    if not found:
+        v = Verdict(msg.origin, "rejected", "no-orders",
+                    "no signed orders were found in this message: put the orders signed with "
+                    "`pbem sign` (or with `ssh-keygen -Y sign -n pbem-orders`) in the body or "
+                    "attach them")
+        _reject_mail(batch, msg, v, now)
+        return [v]
+    verdicts = []
+    for item in found:
+        try:
+            if not hasattr(item, "text"):
+                if getattr(item, "rewrapped", False):
+                    raise Rejected("rewrapped", f"the signature ({item.method}, in {item.source}) "
+                                   f"does not match: {item.reason}. Your mail client seems to have "
+                                   "re-wrapped long lines; please send the signed orders as an "
+                                   "attachment (orders.txt) instead of in the body")
+                raise Rejected("bad-signature", f"the signature ({item.method}, in {item.source}) "
+                               f"does not match the text: {item.reason}")
+            verdicts.append(_judge_orders(batch, msg, item, now))
+        except Rejected as r:
+            v = Verdict(msg.origin, "duplicate" if r.cause == "duplicate" else "rejected",
+                        r.cause, r.reason, **r.where)
+            if v.status == "rejected":
+                _reject_mail(batch, msg, v, now)
+            verdicts.append(v)
+    return verdicts
+
+
+def _judge_orders(batch: _Batch, msg: Message, signed, now) -> Verdict:
+    from pbem.crypto.canonical import sha256_hex
+
+    text = signed.text
+    try:
+        header = parse_header(text)
+    except HeaderError as e:
+        raise Rejected("bad-header", f"the order header is not right: {e}") from None
+    where = {"game": header.game, "role": header.role,
+             "phase": f"{header.turn}.{header.phase}"}
+    g = batch.game(header.game)
+    if g is None:
+        raise Rejected("unknown-game", f"there is no game {header.game!r} on this judge "
+                       "(check the 'game:' line)", **where)
+    game = g.ctx.game
+    fp = signed.public_key.fingerprint
+    player = g.ctx.player(header.role)
+    if player is None:
+        raise Rejected("unknown-role", f"game {game.id} has no role {header.role!r} "
+                       f"(its roles: {', '.join(g.ctx.roles)})", **where)
+    owner = next((p for p in g.ctx.players if p.fingerprint == fp), None)
+    if owner is None:
+        elsewhere = sorted(f"{p.game_id} ({p.role})" for p in repo.games_of_key(batch.session, fp))
+        if elsewhere:
+            raise Rejected("unknown-key", f"these orders name game {game.id}, but the key {fp} "
+                           f"that signed them is not registered there; it is registered in "
+                           f"{', '.join(elsewhere)} — orders for another game?", **where)
+        raise Rejected("unknown-key", f"the key {fp} that signed these orders is not registered "
+                       f"for any player of game {game.id}", **where)
+    if owner.role != header.role:
+        raise Rejected("wrong-key", f"the key {fp} is registered for role {owner.role} in game "
+                       f"{game.id}, but these orders are for role {header.role}", **where)
+    if game.status != "active":
+        raise Rejected("game-over", f"game {game.id} has ended; no orders are taken", **where)
+    if g.phase is None or g.window is None:
+        raise Rejected("no-window", f"game {game.id} has no open window", **where)
+    w = g.window
+    if (header.turn, header.phase) != (w.turn, w.phase):
+        raise Rejected("wrong-window", f"these orders are for turn {header.turn}, phase "
+                       f"{header.phase}, but the open window of game {game.id} is turn {w.turn}, "
+                       f"phase {w.phase} (deadline {format_time(g.phase.deadline_at)})", **where)
+    if not w.accepts(header.role):
+        raise Rejected("not-your-window", f"role {header.role} owes no orders in turn {w.turn}, "
+                       f"phase {w.phase} of game {game.id}; orders are awaited from "
+                       f"{', '.join(w.owed)}", **where)
+    digest = sha256_hex(text)
+    held = g.held.get(header.role)
+    if held is not None:
+        if held.sha256 == digest and held.nonce == header.nonce:
+            raise Rejected("duplicate", "these orders were received before and are in force",
+                           **where)
+        if header.issued <= held.issued:
+            raise Rejected("stale", f"these orders were issued {format_time(header.issued)}, not "
+                           f"later than the orders already held for this window (issued "
+                           f"{format_time(held.issued)}); the newer orders stay in force", **where)
+    rs = g.ctx.ruleset
+    body = "\n".join(text.split("\n")[header.body_line - 1:])
+    orders, problems = rs.parse(header.role, w, body, header.body_line)
+    problems = list(problems) + list(rs.check(g.ctx.state, header.role, orders))
+
+    row = OrderSet(game_id=game.id, phase_seq=g.phase.seq, role=header.role, issued=header.issued,
+                   nonce=header.nonce, sha256=digest, received_at=now, message_id=msg.id,
+                   blob=b"")
+    batch.session.add(row)
+    batch.session.flush()
+    payload = json.dumps({"text": text, "problems": [p.to_json() for p in problems]}).encode()
+    row.blob = batch.sealer.seal(game.id, header.role, f"orders:{g.phase.seq}", row.id, payload)
+    if held is not None:
+        repo.supersede(batch.session, held)
+    g.held[header.role] = row
+    g.ctx.log("orders", now, phase=w.phase_id, role=header.role, sha256=digest,
+              issued=format_time(header.issued))
+    verdict = Verdict(msg.origin, "accepted", "", "", problems=problems, sha256=digest, **where)
+    _receipt_mail(batch, g, player, header, digest, problems, held, signed, now)
+    return verdict
+
+
+def _receipt_mail(batch, g: _Open, player, header, digest, problems, replaced, signed,
+                  now) -> None:
+    """A receipt signed with the game's referee key, quoting the orders' sha256 and their
+    problems against the current position."""
+    from pbem.crypto.envelope import sign_text
+    from pbem.mail.compose import compose
+    from pbem.reports.render import render
+
+    game = g.ctx.game
+    key = batch.sealer.referee_signing_key(game.id)
+    body = render("receipt.txt.j2", {
+        "game": game.id, "turn": header.turn, "phase": header.phase, "role": header.role,
+        "sha256": digest, "issued": format_time(header.issued), "received": format_time(now),
+        "replaces": format_time(replaced.issued) if replaced is not None else None,
+        "problems": [str(p) for p in problems], "method": signed.method,
+        "deadline": format_time(g.phase.deadline_at)})
+    signed_receipt = sign_text(body, key, kind="RECEIPT")
+    text = render("receipt_mail.txt.j2", {"receipt": signed_receipt, "game": game.id,
+                                          "referee_key": key.public_key().fingerprint,
+                                          "problems": len(problems)})
+    subject = (f"[{game.id}] receipt: turn {header.turn} {header.phase} orders of {header.role}"
+               + (f" ({len(problems)} problems)" if problems else ""))
+    data = compose(sender=game.referee_address, to=player.email, subject=subject, text=text,
+                   date=now)
+    queue_mail(batch.session, batch.sealer, game_id=game.id, owner=header.role, kind="receipt",
+               to=player.email, subject=subject, data=data, now=now)
+
+
+def _reject_mail(batch, msg: Message, verdict: Verdict, now) -> None:
+    """Tell the sender why their message was not accepted (if there is an address to tell)."""
+    from pbem.mail.compose import compose
+    from pbem.reports.render import render
+
+    if not msg.sender:
+        return
+    text = render("rejection.txt.j2", {"reason": verdict.reason, "cause": verdict.cause,
+                                       "subject": msg.subject, "received": format_time(now),
+                                       "game": verdict.game})
+    subject = "Re: " + (msg.subject or "your orders") + " [not accepted]"
+    data = compose(sender="referee@pbem.invalid", to=msg.sender, subject=subject, text=text,
+                   date=now)
+    queue_mail(batch.session, batch.sealer, game_id=None, owner=ARCHIVE, kind="rejection",
+               to=msg.sender, subject=subject, data=data, now=now)
+
+
+def problems_text(problems: list[Problem]) -> list[str]:
+    """One line per problem, as receipts and reports show them."""
+    return [str(p) for p in problems]

@@ -1,0 +1,135 @@
+"""Publishing a phase: every role's report (text and HTML), stored sealed for that role and
+queued as mail, plus the public report (the view of role ``*``) that anyone may read.
+
+A report is built only from the ruleset's ``view(state, role)`` and the events whose audience
+includes the role (DESIGN.md, "Every fact has an audience").
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+from pbem.engine.ruleset import PUBLIC, Window
+from pbem.reports.context import format_deadline, order_header, report_context
+from pbem.store.models import Outbox, Phase, Report
+
+
+def _game_info(ctx) -> dict:
+    return {"id": ctx.game.id, "title": ctx.game.title, "ruleset": ctx.game.ruleset}
+
+
+def _setup_info(ctx) -> dict | None:
+    """The public facts of the setup, read back from the game-created and commit log lines."""
+    info = {}
+    for line in ctx.new_lines:
+        obj = json.loads(line)
+        if obj["type"] == "game-created":
+            info.update(stand_ins=obj["stand_ins"], referee_key=obj["referee_key"],
+                        referee_fingerprint=obj["referee_fingerprint"], options=obj["options"],
+                        house_rules_sha256=obj["house_rules_sha256"], map=obj["map"],
+                        map_sha256=obj["map_sha256"], roles=obj["roles"])
+        elif obj["type"] == "hidden-commit":
+            info["hidden_commit"] = obj["commit"]
+        elif obj["type"] == "setup-commit":
+            info["setup_commit"] = obj["commit"]
+    return info or None
+
+
+def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, reveal: dict | None,
+                  problems: dict, next_phase: Phase | None, now: datetime,
+                  outcome=None) -> str:
+    """Render, store and queue the reports of the phase ``reported`` (None: the setup report).
+
+    ``events`` are all the phase's events (filtered per reader here), ``rolls`` its public rolls,
+    ``reveal`` its revealed dice (``{"phase", "seed", "nonces"}``), ``problems`` the problems per
+    role, ``next_phase`` the window now open (None when the game has ended). Returns the public
+    report's text.
+    """
+    from pbem.reports.render import render_html, render_text
+
+    rs, state, game = ctx.ruleset, ctx.state, ctx.game
+    window = Window.from_json(json.loads(next_phase.window_json)) if next_phase else None
+    setup = _setup_info(ctx) if reported is None else None
+    seq = reported.seq if reported else 0
+    reveal_ctx = None
+    if reveal:
+        reveal_ctx = dict(reveal)
+        reveal_ctx.setdefault("commit", reported.commit if reported else None)
+    reported_ctx = None
+    if reported:
+        w = Window.from_json(json.loads(reported.window_json))
+        reported_ctx = {"turn": reported.turn, "phase": reported.name,
+                        "phase_id": reported.phase_id, "title": w.title}
+    outcome_ctx = None
+    if outcome is not None:
+        outcome_ctx = {"scores": outcome.scores, "winners": list(outcome.winners),
+                       "reason": outcome.reason}
+
+    public_text = ""
+    for reader in [p.role for p in ctx.players] + [PUBLIC]:
+        player = ctx.player(reader)
+        zone = player.zone if player else None
+        view = rs.view(state, reader)
+        next_ctx = template = None
+        if window is not None:
+            next_ctx = {"turn": window.turn, "phase": window.phase, "phase_id": window.phase_id,
+                        "title": window.title, "owed": list(window.owed),
+                        "optional": list(window.optional),
+                        "you_owe": reader in window.owed, "you_may": reader in window.optional,
+                        "deadline": format_deadline(next_phase.deadline_at, zone),
+                        "commit": next_phase.commit}
+            if window.accepts(reader):
+                template = (order_header(game.id, window.turn, window.phase, reader) + "\n"
+                            + rs.template(state, reader).rstrip("\n") + "\n")
+        context = report_context(
+            game=_game_info(ctx), role=reader, zone=zone, view=view, board=rs.text_map(view),
+            events=[e for e in events if e.visible_to(reader)], rolls=rolls, reveal=reveal_ctx,
+            problems=problems.get(reader, []), reported=reported_ctx, next_window=next_ctx,
+            template=template, outcome=outcome_ctx, setup=setup, now=now)
+        text = render_text(game.ruleset, context)
+        html = render_html(game.ruleset, context)
+        owner = reader if player else "public"
+        for fmt, body in (("text", text), ("html", html)):
+            blob = ctx.sealer.seal(game.id, owner, f"report:{seq}:{fmt}", 0, body.encode())
+            ctx.session.add(Report(game_id=game.id, phase_seq=seq, role=reader, fmt=fmt,
+                                   created_at=now, blob=blob))
+        if player is None:
+            public_text = text
+            continue
+        _queue_report(ctx, player, context, text, html, now)
+    return public_text
+
+
+def report_subject(game_id: str, title: str, reported: dict | None, next_window: dict | None,
+                   role: str) -> str:
+    """``[atl-7] turn 3 red: report; you owe orders for turn 3 green`` and similar."""
+    what = (f"turn {reported['turn']} {reported['phase']} report" if reported
+            else "setup report")
+    if next_window is None:
+        tail = "game over"
+    elif next_window["you_owe"]:
+        tail = f"your orders for turn {next_window['turn']} {next_window['phase']} are due"
+    else:
+        tail = f"next: turn {next_window['turn']} {next_window['phase']}"
+    return f"[{game_id}] {title}: {what} for {role}; {tail}"
+
+
+def _queue_report(ctx, player, context, text: str, html: str, now: datetime) -> None:
+    from pbem.mail.compose import compose
+
+    game = ctx.game
+    subject = report_subject(game.id, game.title, context["reported"], context["next"],
+                             player.role)
+    data = compose(sender=game.referee_address, to=player.email, subject=subject, text=text,
+                   html=html, date=now)
+    queue_mail(ctx.session, ctx.sealer, game_id=game.id, owner=player.role, kind="report",
+               to=player.email, subject=subject, data=data, now=now)
+
+
+def queue_mail(session, sealer, *, game_id: str | None, owner: str, kind: str, to: str,
+               subject: str, data: bytes, now: datetime) -> None:
+    """Queue one outgoing message, sealed for ``owner`` (a role, or ``archive``)."""
+    blob = sealer.seal(game_id or "-", owner, f"mail:{kind}", 0, data)
+    session.add(Outbox(game_id=game_id, owner=owner, kind=kind, to_addr=to, subject=subject,
+                       created_at=now, blob=blob))

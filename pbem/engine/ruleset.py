@@ -1,0 +1,232 @@
+"""The ruleset interface: what the engine asks of a game, and the value types they exchange.
+
+A ruleset is a package under ``pbem/games/`` registered as an entry point in the group
+``pbem.rulesets`` (DESIGN.md, "The ruleset interface"). It knows nothing of mail, SQL or
+templates: it receives plain values, returns plain values, and draws all chance from the
+:class:`Chance` it is given (OpenSpiel's "chance as explicit events").
+
+Every fact has an audience. A ruleset's state is dumped as :class:`Parts`: a public part, one
+secret part per role and a referee-only part; the engine stores the secret and referee parts
+sealed. Every :class:`Event` names its audience; a role's report is built only from
+``view(state, role)`` and the events whose audience includes that role.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Sequence
+
+PUBLIC = "*"
+"""Audience marker: an event every role (and the public log) may see."""
+
+REFEREE = "referee"
+"""Owner name of the referee-only part of a state: what no player knows yet."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong with one order line, reported to its sender.
+
+    ``line`` is the 1-based line number in the order text (the signed text, header included),
+    or ``None`` for a problem with the order set as a whole. ``text`` quotes the offending line,
+    ``rule`` names the rule broken ("Atlantis: Ship Movement"), ``why`` says what was expected.
+    """
+
+    line: int | None
+    text: str
+    rule: str
+    why: str
+
+    def __str__(self) -> str:
+        where = f"line {self.line}: " if self.line is not None else ""
+        quoted = f"'{self.text}': " if self.text else ""
+        return f"{where}{quoted}{self.why} ({self.rule})"
+
+    def to_json(self) -> dict:
+        return {"line": self.line, "text": self.text, "rule": self.rule, "why": self.why}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Problem":
+        return cls(d.get("line"), d.get("text", ""), d.get("rule", ""), d.get("why", ""))
+
+
+@dataclass(frozen=True)
+class Order:
+    """One parsed order line: its verb, its arguments and where it came from.
+
+    ``line`` is the 1-based line number in the order text; ``text`` is the line as written.
+    ``args`` holds the verb's arguments as plain JSON values (the ruleset defines them).
+    """
+
+    line: int
+    text: str
+    verb: str
+    args: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"line": self.line, "text": self.text, "verb": self.verb, "args": self.args}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Order":
+        return cls(d["line"], d["text"], d["verb"], dict(d.get("args", {})))
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, with the roles allowed to know it.
+
+    ``audience`` is a tuple of role names, or ``(PUBLIC,)`` for everyone. ``kind`` is a short
+    machine name ("sink", "eaten"); ``text`` is the sentence a report shows; ``data`` holds the
+    machine-readable facts (JSON values) and must hold nothing the audience may not know.
+    """
+
+    kind: str
+    text: str
+    audience: tuple[str, ...] = (PUBLIC,)
+    data: dict = field(default_factory=dict)
+
+    @property
+    def public(self) -> bool:
+        return PUBLIC in self.audience
+
+    def visible_to(self, role: str) -> bool:
+        return self.public or role in self.audience
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "text": self.text, "audience": list(self.audience),
+                "data": self.data}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Event":
+        return cls(d["kind"], d["text"], tuple(d.get("audience", [PUBLIC])), dict(d.get("data", {})))
+
+
+@dataclass(frozen=True)
+class Window:
+    """Who owes orders now, and for what (DESIGN.md, "The ruleset interface").
+
+    ``turn`` and ``phase`` are the values an order file's header must carry. ``owed`` are the
+    roles whose orders complete the window; ``optional`` roles may send orders (standing
+    orders, say) but the phase does not wait for them. ``verbs`` lists, per role, the order
+    verbs accepted. ``short`` marks a window that gets the game's short deadline (an answer
+    to a die roll, say) instead of the normal one. ``simultaneous`` is True when every owed
+    role orders at once without seeing the others' orders.
+    """
+
+    turn: int
+    phase: str
+    owed: tuple[str, ...]
+    optional: tuple[str, ...] = ()
+    verbs: dict = field(default_factory=dict)
+    short: bool = False
+    simultaneous: bool = False
+    title: str = ""
+
+    @property
+    def phase_id(self) -> str:
+        """The phase identifier used by the dice and the public log: ``"<turn>.<phase>"``."""
+        return f"{self.turn}.{self.phase}"
+
+    def accepts(self, role: str) -> bool:
+        return role in self.owed or role in self.optional
+
+    def to_json(self) -> dict:
+        return {"turn": self.turn, "phase": self.phase, "owed": list(self.owed),
+                "optional": list(self.optional), "verbs": self.verbs, "short": self.short,
+                "simultaneous": self.simultaneous, "title": self.title}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "Window":
+        return cls(d["turn"], d["phase"], tuple(d["owed"]), tuple(d.get("optional", ())),
+                   dict(d.get("verbs", {})), bool(d.get("short", False)),
+                   bool(d.get("simultaneous", False)), d.get("title", ""))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: ``scores`` per role, ``winners`` (ties share), and why it ended."""
+
+    scores: dict
+    winners: tuple[str, ...]
+    reason: str
+
+
+@dataclass
+class Parts:
+    """A state split by audience: ``public`` (everyone), ``secret[role]`` (that role only) and
+    ``referee`` (no player yet). Each part is a JSON-serialisable dict."""
+
+    public: dict
+    secret: dict
+    referee: dict
+
+
+@dataclass
+class Resolution:
+    """What resolving a window produced: events in order, and problems per role found while
+    carrying the orders out (an order legal when sent may be illegal when its turn comes)."""
+
+    events: list
+    problems: dict = field(default_factory=dict)
+
+
+class Dice(Protocol):
+    """A source of die rolls: the verifiable stream of ``pbem.dice``.
+
+    ``roll(sides, why)`` returns 1..sides; ``why`` is the public reason logged with the roll and
+    must name no hidden fact. ``shuffle(items, why)`` returns a new list (Fisher-Yates, DESIGN.md).
+    """
+
+    def roll(self, sides: int, why: str) -> int: ...
+
+    def shuffle(self, items: Sequence, why: str) -> list: ...
+
+
+@dataclass
+class Chance:
+    """The dice a ruleset may use: ``public`` (the phase's stream, every value logged) and
+    ``hidden`` (the per-game hidden stream, values logged only at the end; DESIGN.md,
+    "Hidden draws use a second stream")."""
+
+    public: Dice
+    hidden: Dice
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A game option chosen at creation (``--option K=V``): its default, allowed values (or
+    None for any), a one-line help, and the source (rule number, or ``stand-in: ...``)."""
+
+    default: Any
+    choices: tuple | None
+    help: str
+    source: str
+    kind: type = str
+
+
+class Ruleset(Protocol):
+    """What a game package exports as ``ruleset`` (see the module docstring).
+
+    - ``name``: registry name (``atlantis``); ``title``: the game's title.
+    - ``min_roles``/``max_roles`` and ``role_names``: suggested role names in seat order.
+    - ``options()``: the options a game may set at creation.
+    - ``setup(roles, options, data, chance) -> (state, events)``: the initial position.
+    - ``window(state) -> Window | None``: who owes orders now (None once the game has ended).
+    - ``parse(role, text) -> (orders, problems)``: read an order body (header removed; line
+      numbers count from ``first_line``).
+    - ``check(state, role, orders) -> problems``: check orders against the current position.
+    - ``resolve(state, orders_by_role, chance) -> Resolution``: carry out one window; mutates
+      ``state``. Roles missing from ``orders_by_role`` sent nothing (NMR).
+    - ``view(state, role) -> dict``: exactly what ``role`` may know now.
+    - ``outcome(state) -> Outcome | None``.
+    - ``dump(state) -> Parts`` and ``load(parts) -> state``.
+    - ``template(state, role) -> str``: the order lines a player fills in for the next window.
+    - ``rules_text(data) -> str``: the tables with their sources, for ``pbem rules``.
+    - ``load_data(house_rules) -> dict``: the data file, with house rules applied.
+    """
+
+    name: str
+    title: str
+    min_roles: int
+    max_roles: int
+    role_names: tuple[str, ...]

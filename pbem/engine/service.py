@@ -1,0 +1,263 @@
+"""The service layer: everything the referee's commands do, callable without the CLI.
+
+:class:`Referee` ties a home folder (database and master key) to the engine. The CLI
+(``pbem.cli``) only parses arguments, calls one method and prints the result; tests call the
+same methods directly. ``clock`` gives the current UTC time and ``entropy(n)`` n random bytes;
+both can be replaced (tests, the reproducible demo).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import stat
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+from pbem.engine.errors import NotFound, SetupError
+from pbem.engine.home import Home
+
+
+def utc_now() -> datetime:
+    """The current time, zone-aware UTC, whole seconds."""
+    return datetime.now(timezone.utc).replace(microsecond=0)
+
+
+class Referee:
+    """A referee installation (see module docstring)."""
+
+    def __init__(self, home: Home, *, clock: Callable[[], datetime] = utc_now,
+                 entropy: Callable[[int], bytes] = secrets.token_bytes):
+        self.home = home
+        self.clock = clock
+        self.entropy = entropy
+        self._db = None
+        self._sealer = None
+
+    # ------------------------------------------------------------ set-up
+
+    def init(self) -> dict:
+        """Create the home folder, the master key (never overwritten) and the database, or
+        migrate an existing database. Returns ``{"home", "key", "key_created", "db",
+        "revision_before", "revision"}``."""
+        from pbem.crypto.keys import create_master_key
+        from pbem.store.db import Database
+
+        self.home.path.mkdir(parents=True, exist_ok=True)
+        try:
+            os.chmod(self.home.path, 0o700)
+        except OSError:
+            pass
+        key_path = self.home.master_key_path
+        created = False
+        if not key_path.exists():
+            create_master_key(key_path)
+            created = True
+        db = Database(self.home.url)
+        before, after = db.migrate()
+        return {"home": str(self.home.path), "key": str(key_path), "key_created": created,
+                "db": self.home.url, "revision_before": before, "revision": after}
+
+    @property
+    def db(self):
+        """The database, checked to be at this code's schema (SetupError otherwise)."""
+        if self._db is None:
+            from pbem.store.db import Database, DatabaseError
+
+            db = Database(self.home.url)
+            try:
+                db.check()
+            except DatabaseError as e:
+                raise SetupError(str(e)) from None
+            self._db = db
+        return self._db
+
+    @property
+    def sealer(self):
+        """The sealer over the master key (SetupError if the key is missing or unsafe)."""
+        if self._sealer is None:
+            from pbem.crypto.keys import load_master_key
+            from pbem.crypto.seal import Sealer
+
+            path = self.home.master_key_path
+            if not path.exists():
+                raise SetupError(f"no referee key at {path}: run `pbem init` first")
+            mode = stat.S_IMODE(path.stat().st_mode)
+            if mode & 0o077:
+                raise SetupError(f"{path} is readable by others (mode {mode:o}); "
+                                 f"run `chmod 600 {path}`")
+            self._sealer = Sealer(load_master_key(path))
+        return self._sealer
+
+    # ------------------------------------------------------------ games
+
+    def new_game(self, spec) -> dict:
+        """Create a game (pbem.engine.creation.GameSpec); writes the public setup report to
+        ``HOME/games/ID/setup.txt`` and returns the creation summary plus ``report_path``."""
+        from pbem.engine.creation import create_game
+
+        result = create_game(self.db, self.sealer, spec, self.clock(), self.entropy)
+        folder = self.home.games_dir(result["game"])
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / "setup.txt"
+        path.write_text(result["public_report"], encoding="utf-8")
+        result["report_path"] = str(path)
+        return result
+
+    def ingest(self, incomings) -> list:
+        """Archive and judge messages (see pbem.engine.judge.ingest)."""
+        from pbem.engine.judge import ingest
+
+        return ingest(self.db, self.sealer, incomings, now=self.clock())
+
+    def process(self, game_id: str | None = None, *, force: bool = False) -> list:
+        """Resolve every ready phase (pbem.engine.adjudicate.process)."""
+        from pbem.engine.adjudicate import process
+
+        if game_id is not None:
+            self.game(game_id)
+        return process(self.db, self.sealer, now=self.clock(), entropy=self.entropy,
+                       game_id=game_id, force=force)
+
+    def game(self, game_id: str):
+        """The game row, or NotFound."""
+        from pbem.store import repo
+
+        with self.db.read() as s:
+            game = repo.get_game(s, game_id)
+        if game is None:
+            raise NotFound(f"no game {game_id!r} (see `pbem status`)")
+        return game
+
+    def status(self, game_id: str | None = None) -> list[dict]:
+        """Per game: id, ruleset, status, the open window (turn, phase, owed, optional,
+        deadline), which roles have orders in force, and the players."""
+        from pbem.engine.headers import format_time
+        from pbem.store import repo
+
+        out = []
+        with self.db.read() as s:
+            games = [self.game(game_id)] if game_id else repo.list_games(s)
+            for g in games:
+                item = {"game": g.id, "ruleset": g.ruleset, "title": g.title, "status": g.status,
+                        "created": format_time(g.created_at),
+                        "players": [{"role": p.role, "seat": p.seat, "email": p.email,
+                                     "key": p.fingerprint, "zone": p.zone}
+                                    for p in repo.players(s, g.id)],
+                        "window": None}
+                phase = repo.open_phase(s, g.id)
+                if phase is not None:
+                    w = json.loads(phase.window_json)
+                    held = sorted(o.role for o in repo.accepted_orders(s, g.id, phase.seq))
+                    item["window"] = {"turn": phase.turn, "phase": phase.name,
+                                      "phase_id": phase.phase_id, "owed": w["owed"],
+                                      "optional": w.get("optional", []), "orders_in": held,
+                                      "deadline": format_time(phase.deadline_at),
+                                      "overdue": self.clock() >= phase.deadline_at}
+                out.append(item)
+        return out
+
+    def report(self, game_id: str, role: str, fmt: str = "text",
+               phase: int | None = None) -> str:
+        """A stored report of ``role`` (``*`` for the public one): the latest, or the one for
+        phase number ``phase`` (0 = the setup report)."""
+        from pbem.store import repo
+
+        self.game(game_id)
+        with self.db.read() as s:
+            roles = [p.role for p in repo.players(s, game_id)]
+            if role not in roles and role != "*":
+                raise NotFound(f"game {game_id} has no role {role!r} (roles: {', '.join(roles)})")
+            row = repo.get_report(s, game_id, role, fmt, phase)
+        if row is None:
+            raise NotFound(f"no {fmt} report for {role} in game {game_id}"
+                           + (f" for phase {phase}" if phase is not None else ""))
+        owner = role if role != "*" else "public"
+        return self.sealer.open(game_id, owner, f"report:{row.phase_seq}:{fmt}", 0,
+                                row.blob).decode()
+
+    def log_lines(self, game_id: str) -> list[str]:
+        """The game's public log, one JSON line per entry."""
+        from pbem.store import repo
+
+        self.game(game_id)
+        with self.db.read() as s:
+            return repo.log_lines(s, game_id)
+
+    def export_log(self, game_id: str, path: Path | None = None) -> Path:
+        """Write the public log to ``path`` (default ``HOME/games/ID/ID.jsonl``)."""
+        lines = self.log_lines(game_id)
+        path = path or self.home.games_dir(game_id) / f"{game_id}.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        return path
+
+    def outbox(self, folder: Path) -> list[Path]:
+        """Write every queued message to ``folder`` as an .eml file and mark it sent."""
+        from pbem.mail.outbox import write_eml
+        from pbem.store import repo
+
+        written, ids = [], []
+        with self.db.read() as s:
+            pending = repo.unsent_mail(s)
+        for row in pending:
+            data = self.sealer.open(row.game_id or "-", row.owner, f"mail:{row.kind}", 0, row.blob)
+            hint = f"{row.game_id or 'judge'}-{row.kind}-{row.owner}"
+            written.append(write_eml(Path(folder), hint, data))
+            ids.append(row.id)
+        with self.db.write() as s:
+            repo.mark_sent(s, ids, self.clock())
+        return written
+
+    def view_and_window(self, game_id: str, role: str):
+        """(the ruleset's view for ``role``, the open Window or None): what a player's client
+        may know, e.g. for the demo's random players."""
+        from pbem.engine.gamestate import GameContext
+        from pbem.engine.ruleset import Window
+        from pbem.store import repo
+
+        game = self.game(game_id)
+        with self.db.read() as s:
+            ctx = GameContext.load(s, self.sealer, game)
+            phase = repo.open_phase(s, game_id)
+            window = Window.from_json(json.loads(phase.window_json)) if phase else None
+            return ctx.ruleset.view(ctx.state, role), window
+
+    def outcome(self, game_id: str) -> dict | None:
+        """The result of an ended game ``{"scores", "winners", "reason"}``, from its log."""
+        for line in reversed(self.log_lines(game_id)):
+            obj = json.loads(line)
+            if obj.get("type") == "game-end":
+                return {"scores": obj["scores"], "winners": obj["winners"],
+                        "reason": obj["reason"]}
+        return None
+
+    def all_reports(self, game_id: str) -> list[dict]:
+        """Every stored report of a game, unsealed: ``{"seq", "phase", "role", "fmt", "body"}``
+        (``phase`` is the phase id reported on, ``setup`` for the setup reports)."""
+        from pbem.store import repo
+
+        self.game(game_id)
+        with self.db.read() as s:
+            names = {p.seq: p.phase_id for p in repo.phases(s, game_id)}
+            rows = repo.reports(s, game_id)
+        out = []
+        for row in rows:
+            owner = row.role if row.role != "*" else "public"
+            body = self.sealer.open(game_id, owner, f"report:{row.phase_seq}:{row.fmt}", 0, row.blob)
+            out.append({"seq": row.phase_seq, "phase": names.get(row.phase_seq, "setup"),
+                        "role": row.role, "fmt": row.fmt, "body": body.decode()})
+        return out
+
+    def messages(self, game_id: str | None = None, limit: int = 50) -> list[dict]:
+        """The latest archived messages with their verdicts."""
+        from pbem.engine.headers import format_time
+        from pbem.store import repo
+
+        with self.db.read() as s:
+            return [{"id": m.id, "received": format_time(m.received_at), "origin": m.origin,
+                     "sender": m.sender, "verdict": m.verdict, "reason": m.reason,
+                     "game": m.game_id, "role": m.role}
+                    for m in repo.messages(s, game_id=game_id, limit=limit)]

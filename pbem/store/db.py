@@ -1,0 +1,130 @@
+"""Opening the database: SQLite (WAL, ``BEGIN IMMEDIATE`` for writes) or PostgreSQL by URL.
+
+Nothing outside ``pbem.store`` touches SQL. A :class:`Database` hands out sessions through two
+context managers: :meth:`Database.read` (a deferred transaction) and :meth:`Database.write`
+(a transaction that starts as a write transaction, so that a second process waits for the lock
+instead of failing half way with "database is locked"; DESIGN.md, "Storage"). The schema is
+created and upgraded only by the Alembic migrations in ``migrations/``.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from sqlalchemy import create_engine, event, text
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+SCHEMA_HEAD = "0001_initial"
+"""The Alembic revision this code expects; ``pbem init``/``pbem upgrade`` bring a database to it."""
+
+BUSY_TIMEOUT_MS = 60_000
+"""How long a SQLite writer waits for another writer's lock before giving up (milliseconds)."""
+
+
+class DatabaseError(Exception):
+    """The database is missing, of another schema version, or cannot be opened."""
+
+
+def sqlite_url(path: Path) -> str:
+    """The SQLAlchemy URL of a SQLite file."""
+    return f"sqlite:///{Path(path).resolve()}"
+
+
+def _sqlite_engine(url: str) -> Engine:
+    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn, _record):  # pragma: no cover - exercised by every test
+        # Let SQLAlchemy's "begin" event emit BEGIN itself, in the mode we choose.
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn):
+        mode = conn.get_execution_options().get("pbem_begin", "DEFERRED")
+        conn.exec_driver_sql(f"BEGIN {mode}")
+
+    return engine
+
+
+class Database:
+    """A pbem database at ``url`` (``sqlite:///path`` or ``postgresql+psycopg://...``).
+
+    Raises :class:`DatabaseError` from :meth:`check` when the schema is not at
+    :data:`SCHEMA_HEAD`.
+    """
+
+    def __init__(self, url: str):
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        self.engine = _sqlite_engine(url) if self.is_sqlite else create_engine(url)
+        self._writer = self.engine.execution_options(pbem_begin="IMMEDIATE")
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """A session in a read transaction; nothing is committed."""
+        with Session(self.engine, expire_on_commit=False) as session:
+            with session.begin():
+                yield session
+                session.rollback()
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """A session in one write transaction (SQLite: ``BEGIN IMMEDIATE``), committed on
+        leaving the block and rolled back if it raises."""
+        with Session(self._writer, expire_on_commit=False) as session:
+            with session.begin():
+                yield session
+
+    def revision(self) -> str | None:
+        """The Alembic revision of the database, or None when it has none."""
+        with self.engine.connect() as conn:
+            try:
+                row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
+            except Exception:
+                return None
+            finally:
+                conn.rollback()
+        return row[0] if row else None
+
+    def check(self) -> None:
+        """Raise :class:`DatabaseError` unless the schema is at :data:`SCHEMA_HEAD`."""
+        rev = self.revision()
+        if rev is None:
+            raise DatabaseError(f"no pbem database at {self.url}: run `pbem init` first")
+        if rev != SCHEMA_HEAD:
+            raise DatabaseError(
+                f"the database at {self.url} is at schema {rev!r}, this pbem expects "
+                f"{SCHEMA_HEAD!r}: run `pbem upgrade`")
+
+    def migrate(self) -> tuple[str | None, str]:
+        """Create or upgrade the schema through Alembic; returns (revision before, after).
+        SQLite files are switched to WAL mode (persistent in the file)."""
+        from alembic import command
+        from alembic.config import Config
+
+        from pbem.resources import migrations_dir
+
+        before = self.revision()
+        if self.is_sqlite:
+            raw = self.engine.raw_connection()  # outside any transaction, as SQLite requires
+            try:
+                raw.cursor().execute("PRAGMA journal_mode=WAL")
+            finally:
+                raw.close()
+        cfg = Config()
+        cfg.set_main_option("script_location", str(migrations_dir()))
+        with self._writer.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+        return before, self.revision() or ""
+
+    def dispose(self) -> None:
+        self.engine.dispose()

@@ -1,0 +1,183 @@
+"""SQLModel tables: the only description of the schema besides the Alembic migrations.
+
+Everything a player may not know is stored sealed (``blob`` columns, AES-256-GCM, see
+``pbem.crypto.seal``): role secrets, the referee part of the state, dice seeds until revealed,
+orders, private events, reports, queued mail and the raw incoming messages. What is stored in
+clear is public: the public part of the state, public events and the public log (DESIGN.md,
+"Every fact has an audience", "Storage").
+
+Times are zone-aware ``datetime`` values in UTC (SQLModel's UTCDateTime).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Optional
+
+from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+class Game(SQLModel, table=True):
+    """One game: its ruleset, settings and public position (``public_state``, JSON)."""
+
+    __tablename__ = "game"
+
+    id: str = Field(primary_key=True)
+    ruleset: str
+    title: str
+    status: str = Field(default="active", index=True)  # active | ended
+    created_at: datetime
+    options_json: str = Field(sa_column=Column(Text, nullable=False))
+    house_rules_text: Optional[str] = Field(default=None, sa_column=Column(Text))
+    house_rules_sha256: Optional[str] = None
+    map_text: Optional[str] = Field(default=None, sa_column=Column(Text))
+    map_sha256: Optional[str] = None
+    deadline_seconds: int
+    short_deadline_seconds: int
+    state_version: int = 0
+    public_state: str = Field(sa_column=Column(Text, nullable=False))
+    phase_seq: int = 0  # the open phase, or the last one once the game has ended
+    log_head: str = "0" * 64
+    log_count: int = 0
+    referee_address: str = "referee@pbem.invalid"
+
+
+class Player(SQLModel, table=True):
+    """A role in a game, its seat, mail address, registered public key and time zone."""
+
+    __tablename__ = "player"
+
+    game_id: str = Field(foreign_key="game.id", primary_key=True)
+    role: str = Field(primary_key=True)
+    seat: int
+    email: str
+    public_key: str = Field(sa_column=Column(Text, nullable=False))
+    fingerprint: str = Field(index=True)
+    zone: Optional[str] = None
+
+
+class Sealed(SQLModel, table=True):
+    """A sealed value owned by a game: a state part (``purpose='state'``, one row per owner) or a
+    game secret (hidden dice seed, setup salt, initial hidden setup, a phase's dice seed)."""
+
+    __tablename__ = "sealed"
+
+    game_id: str = Field(foreign_key="game.id", primary_key=True)
+    owner: str = Field(primary_key=True)
+    purpose: str = Field(primary_key=True)
+    version: int
+    blob: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+
+class Phase(SQLModel, table=True):
+    """An order window: opened with a dice commitment, resolved once (DESIGN.md, "Data flow")."""
+
+    __tablename__ = "phase"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True)
+    seq: int
+    turn: int
+    name: str
+    phase_id: str
+    window_json: str = Field(sa_column=Column(Text, nullable=False))
+    opened_at: datetime
+    deadline_at: datetime = Field(index=True)
+    commit: str
+    status: str = Field(default="open", index=True)  # open | resolved
+    resolved_at: Optional[datetime] = None
+    nmr_json: str = "[]"
+
+
+class Message(SQLModel, table=True):
+    """Every incoming message, archived (sealed) before it is judged, with its verdict."""
+
+    __tablename__ = "message"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    message_key: str = Field(unique=True)  # Message-ID, or sha256 of the raw bytes
+    raw_sha256: str
+    received_at: datetime
+    origin: str
+    sender: str = ""
+    subject: str = ""
+    verdict: str = Field(default="pending", index=True)  # pending|accepted|rejected|duplicate|error
+    reason: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    game_id: Optional[str] = None
+    role: Optional[str] = None
+    blob: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+
+class OrderSet(SQLModel, table=True):
+    """An accepted order set for one window; a later ``issued`` supersedes it. The text and the
+    problems found are sealed for the role."""
+
+    __tablename__ = "order_set"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True)
+    phase_seq: int
+    role: str
+    issued: datetime
+    nonce: str
+    sha256: str
+    received_at: datetime
+    message_id: Optional[int] = Field(default=None, foreign_key="message.id")
+    status: str = "accepted"  # accepted | superseded
+    blob: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+
+class EventRow(SQLModel, table=True):
+    """An event of a phase with its audience; private events are sealed."""
+
+    __tablename__ = "event"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True)
+    phase_seq: int
+    idx: int
+    audience: str  # JSON list of roles, or ["*"]
+    public_json: Optional[str] = Field(default=None, sa_column=Column(Text))
+    blob: Optional[bytes] = Field(default=None, sa_column=Column(LargeBinary))
+
+
+class Report(SQLModel, table=True):
+    """A rendered report of one role for one phase, sealed for that role."""
+
+    __tablename__ = "report"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True)
+    phase_seq: int
+    role: str
+    fmt: str  # text | html
+    created_at: datetime
+    blob: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+
+class Outbox(SQLModel, table=True):
+    """Mail waiting to be delivered, sealed for its reader (``owner``)."""
+
+    __tablename__ = "outbox"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    game_id: Optional[str] = Field(default=None, index=True)
+    owner: str  # the role, or "archive" for mail to unknown senders
+    kind: str  # report | receipt | rejection
+    to_addr: str
+    subject: str
+    created_at: datetime
+    sent_at: Optional[datetime] = Field(default=None, index=True)
+    blob: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+
+class LogLine(SQLModel, table=True):
+    """One line of a game's public, hash-chained log (DESIGN.md, "The public log")."""
+
+    __tablename__ = "log_line"
+
+    game_id: str = Field(foreign_key="game.id", primary_key=True)
+    seq: int = Field(primary_key=True)
+    line: str = Field(sa_column=Column(Text, nullable=False))
