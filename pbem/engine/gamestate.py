@@ -99,29 +99,27 @@ class GameContext:
 
     # ------------------------------------------------------------ the public log
 
-    def log(self, kind: str, now: datetime, **fields) -> str:
-        """Append a public log line ``{"type": kind, "game": id, "at": now, ...}``."""
+    def log(self, line_type: str, now: datetime, **fields) -> str:
+        """Append a public log line ``{"type": line_type, "game": id, "at": now, ...}``."""
         from pbem.ledger import Ledger
 
         if self._ledger is None:
             self._ledger = Ledger(self.game.log_head)
-        obj = {"type": kind, "game": self.game.id, "at": format_time(now)}
+        obj = {"type": line_type, "game": self.game.id, "at": format_time(now)}
         obj.update(fields)
         line = self._ledger.append(obj)
         self.new_lines.append(line)
         return line
 
     def log_rolls(self, stream, phase_id: str, now: datetime, *, hidden: bool = False) -> None:
-        """Log every roll drawn from ``stream`` (a pbem.dice.DiceStream) not yet logged."""
-        start = getattr(stream, "_pbem_logged", 0)
-        for roll in stream.rolls[start:]:
+        """Log every roll drawn from ``stream`` (a pbem.dice.DiceStream), once it is done."""
+        for roll in stream.rolls:
             if hidden:
                 self.log("roll", now, stream="hidden", phase=phase_id, index=roll.index,
                          sides=roll.sides, why=roll.why)
             else:
                 self.log("roll", now, phase=phase_id, index=roll.index, sides=roll.sides,
                          value=roll.value, why=roll.why)
-        stream._pbem_logged = len(stream.rolls)
 
     def flush(self) -> None:
         """Store the new log lines."""

@@ -23,6 +23,9 @@ class Home:
     path: Path
     db_url: str | None = None
 
+    def __post_init__(self):
+        object.__setattr__(self, "path", Path(self.path).expanduser())
+
     @classmethod
     def resolve(cls, home: str | None = None, db_url: str | None = None) -> "Home":
         """From explicit values, else ``PBEM_HOME``/``PBEM_DB``, else the defaults."""

@@ -25,6 +25,7 @@ from pbem.store import repo
 from pbem.store.models import Message, OrderSet
 
 ARCHIVE = "archive"
+DEFAULT_SENDER = "referee@pbem.invalid"
 
 CAUSES = {
     "no-orders": "no signed orders were found in the message",
@@ -108,6 +109,11 @@ class _Batch:
                 self.games[gid] = _Open(ctx, phase, window, held)
         return self.games[gid]
 
+    def sender_address(self, game_id: str | None) -> str:
+        """The From address of the judge's replies: the game's referee address if known."""
+        g = self.games.get(game_id) if game_id else None
+        return g.ctx.game.referee_address if g else DEFAULT_SENDER
+
     def flush(self) -> None:
         for g in self.games.values():
             if g is not None:
@@ -168,14 +174,14 @@ def _ingest_chunk(db, sealer, chunk, now) -> list[Verdict]:
 
 def _judge_archived(db, sealer, message_ids: list[int], now) -> list[Verdict]:
     from pbem.mail.extract import extract
+    from pbem.mail.sources import looks_like_message
 
     items = []
     with db.read() as s:
         for mid in message_ids:
             row = s.get(Message, mid)
             raw = sealer.open("-", ARCHIVE, "message:" + row.raw_sha256, 0, row.blob)
-            bare = not raw.lstrip()[:1].isalpha() or b":" not in raw.split(b"\n", 1)[0]
-            items.append((mid, extract(raw, bare=bare and row.origin.endswith((".txt", ".orders")))))
+            items.append((mid, extract(raw, bare=not looks_like_message(raw))))
     return _judge(db, sealer, items, now)
 
 
@@ -213,7 +219,7 @@ def _judge_message(batch: _Batch, msg: Message, ex, now) -> list[Verdict]:
                     "no signed orders were found in this message: put the orders signed with "
                     "`pbem sign` (or with `ssh-keygen -Y sign -n pbem-orders`) in the body or "
                     "attach them")
-        _reject_mail(batch, msg, v, now)
+        _reject_mail(batch, msg, ex, v, now)
         return [v]
     verdicts = []
     for item in found:
@@ -226,17 +232,17 @@ def _judge_message(batch: _Batch, msg: Message, ex, now) -> list[Verdict]:
                                    "attachment (orders.txt) instead of in the body")
                 raise Rejected("bad-signature", f"the signature ({item.method}, in {item.source}) "
                                f"does not match the text: {item.reason}")
-            verdicts.append(_judge_orders(batch, msg, item, now))
+            verdicts.append(_judge_orders(batch, msg, ex, item, now))
         except Rejected as r:
             v = Verdict(msg.origin, "duplicate" if r.cause == "duplicate" else "rejected",
                         r.cause, r.reason, **r.where)
             if v.status == "rejected":
-                _reject_mail(batch, msg, v, now)
+                _reject_mail(batch, msg, ex, v, now)
             verdicts.append(v)
     return verdicts
 
 
-def _judge_orders(batch: _Batch, msg: Message, signed, now) -> Verdict:
+def _judge_orders(batch: _Batch, msg: Message, ex, signed, now) -> Verdict:
     from pbem.crypto.canonical import sha256_hex
 
     text = signed.text
@@ -309,15 +315,15 @@ def _judge_orders(batch: _Batch, msg: Message, signed, now) -> Verdict:
     g.ctx.log("orders", now, phase=w.phase_id, role=header.role, sha256=digest,
               issued=format_time(header.issued))
     verdict = Verdict(msg.origin, "accepted", "", "", problems=problems, sha256=digest, **where)
-    _receipt_mail(batch, g, player, header, digest, problems, held, signed, now)
+    _receipt_mail(batch, g, player, header, digest, problems, held, signed, ex, now)
     return verdict
 
 
-def _receipt_mail(batch, g: _Open, player, header, digest, problems, replaced, signed,
+def _receipt_mail(batch, g: _Open, player, header, digest, problems, replaced, signed, ex,
                   now) -> None:
     """A receipt signed with the game's referee key, quoting the orders' sha256 and their
     problems against the current position."""
-    from pbem.crypto.envelope import sign_text
+    from pbem.crypto.envelope import sign_receipt
     from pbem.mail.compose import compose
     from pbem.reports.render import render
 
@@ -329,31 +335,36 @@ def _receipt_mail(batch, g: _Open, player, header, digest, problems, replaced, s
         "replaces": format_time(replaced.issued) if replaced is not None else None,
         "problems": [str(p) for p in problems], "method": signed.method,
         "deadline": format_time(g.phase.deadline_at)})
-    signed_receipt = sign_text(body, key, kind="RECEIPT")
+    signed_receipt = sign_receipt(body, key)
     text = render("receipt_mail.txt.j2", {"receipt": signed_receipt, "game": game.id,
                                           "referee_key": key.public_key().fingerprint,
                                           "problems": len(problems)})
     subject = (f"[{game.id}] receipt: turn {header.turn} {header.phase} orders of {header.role}"
                + (f" ({len(problems)} problems)" if problems else ""))
     data = compose(sender=game.referee_address, to=player.email, subject=subject, text=text,
-                   date=now)
+                   date=now, in_reply_to=ex.message_id or None)
     queue_mail(batch.session, batch.sealer, game_id=game.id, owner=header.role, kind="receipt",
                to=player.email, subject=subject, data=data, now=now)
 
 
-def _reject_mail(batch, msg: Message, verdict: Verdict, now) -> None:
-    """Tell the sender why their message was not accepted (if there is an address to tell)."""
+def _reject_mail(batch, msg: Message, ex, verdict: Verdict, now) -> None:
+    """Tell the sender why their message was not accepted: not when there is no address, and
+    not to automatic mail (RFC 3834 Auto-Submitted: vacation replies, bounces), to avoid loops."""
     from pbem.mail.compose import compose
+    from pbem.mail.errors import ComposeError
     from pbem.reports.render import render
 
-    if not msg.sender:
+    if not msg.sender or getattr(ex, "auto_submitted", False):
         return
     text = render("rejection.txt.j2", {"reason": verdict.reason, "cause": verdict.cause,
                                        "subject": msg.subject, "received": format_time(now),
                                        "game": verdict.game})
     subject = "Re: " + (msg.subject or "your orders") + " [not accepted]"
-    data = compose(sender="referee@pbem.invalid", to=msg.sender, subject=subject, text=text,
-                   date=now)
+    try:
+        data = compose(sender=batch.sender_address(verdict.game), to=msg.sender,
+                       subject=subject, text=text, date=now, in_reply_to=ex.message_id or None)
+    except ComposeError:  # an address we cannot write to: the verdict stays in the archive
+        return
     queue_mail(batch.session, batch.sealer, game_id=None, owner=ARCHIVE, kind="rejection",
                to=msg.sender, subject=subject, data=data, now=now)
 

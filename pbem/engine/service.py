@@ -205,7 +205,7 @@ class Referee:
         for row in pending:
             data = self.sealer.open(row.game_id or "-", row.owner, f"mail:{row.kind}", 0, row.blob)
             hint = f"{row.game_id or 'judge'}-{row.kind}-{row.owner}"
-            written.append(write_eml(Path(folder), hint, data))
+            written.append(write_eml(Path(folder), hint, data, now=row.created_at))
             ids.append(row.id)
         with self.db.write() as s:
             repo.mark_sent(s, ids, self.clock())

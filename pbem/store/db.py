@@ -69,11 +69,10 @@ class Database:
 
     @contextmanager
     def read(self) -> Iterator[Session]:
-        """A session in a read transaction; nothing is committed."""
+        """A session in a read (deferred) transaction. Rows stay readable after the block."""
         with Session(self.engine, expire_on_commit=False) as session:
             with session.begin():
                 yield session
-                session.rollback()
 
     @contextmanager
     def write(self) -> Iterator[Session]:
@@ -95,8 +94,16 @@ class Database:
         return row[0] if row else None
 
     def check(self) -> None:
-        """Raise :class:`DatabaseError` unless the schema is at :data:`SCHEMA_HEAD`."""
-        rev = self.revision()
+        """Raise :class:`DatabaseError` unless the schema is at :data:`SCHEMA_HEAD`. A missing
+        SQLite file is reported, not created."""
+        if self.is_sqlite:
+            path = self.engine.url.database
+            if path and path != ":memory:" and not Path(path).exists():
+                raise DatabaseError(f"no pbem database at {path}: run `pbem init` first")
+        try:
+            rev = self.revision()
+        except Exception as e:
+            raise DatabaseError(f"cannot open the database at {self.url}: {e}") from None
         if rev is None:
             raise DatabaseError(f"no pbem database at {self.url}: run `pbem init` first")
         if rev != SCHEMA_HEAD:

@@ -1,0 +1,427 @@
+"""The referee's command line: thin click commands over :mod:`pbem.engine.service`.
+
+Every command parses its arguments, calls one service method and prints the result. Heavy
+modules (SQLAlchemy, Jinja2, cryptography) are imported inside the commands, so ``pbem --help``
+starts fast. Errors the referee can fix are printed as ``Error: ...`` with exit status 1.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+
+class Ctx:
+    """What the group's options give every command: the home and the clock override."""
+
+    def __init__(self, home: str | None, db: str | None, now: str | None):
+        self.home_arg, self.db_arg, self.now_arg = home, db, now
+        self._referee = None
+
+    def referee(self):
+        if self._referee is None:
+            from pbem.engine.home import Home
+            from pbem.engine.service import Referee, utc_now
+
+            clock = utc_now
+            if self.now_arg:
+                from pbem.engine.headers import parse_issued
+
+                try:
+                    fixed = parse_issued(self.now_arg)
+                except ValueError:
+                    raise click.BadParameter(f"expected an ISO 8601 time with a zone, found "
+                                             f"{self.now_arg!r}", param_hint="--now") from None
+                clock = lambda: fixed  # noqa: E731
+            self._referee = Referee(Home.resolve(self.home_arg, self.db_arg), clock=clock)
+        return self._referee
+
+
+def _fail_on_errors(fn):
+    """Turn the service layer's errors into click errors (message, exit 1)."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        from pbem.engine.errors import PbemError
+
+        try:
+            return fn(*args, **kwargs)
+        except PbemError as e:
+            raise click.ClickException(str(e)) from None
+        except (OSError, ValueError) as e:
+            if isinstance(e, click.ClickException):
+                raise
+            raise click.ClickException(str(e)) from None
+
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--home", envvar="PBEM_HOME", metavar="DIR",
+              help="Folder of the database and the referee's key [env PBEM_HOME; default ~/.pbem].")
+@click.option("--db", envvar="PBEM_DB", metavar="URL",
+              help="Database URL instead of HOME/pbem.db [env PBEM_DB].")
+@click.option("--now", envvar="PBEM_NOW", metavar="TIME", hidden=True,
+              help="Pretend the time is TIME (ISO 8601 with zone); for tests and replays.")
+@click.version_option(package_name="pbem")
+@click.pass_context
+def main(ctx, home, db, now):
+    """pbem: a play-by-email judge for board wargames.
+
+    Players mail signed orders; pbem ingests them, checks them against the rules, adjudicates
+    each phase with dice every player can verify, keeps secrets sealed, and mails each player a
+    report of what they may know. Start with `pbem init`, or see it all at work with `pbem demo`.
+    """
+    ctx.obj = Ctx(home, db, now)
+
+
+# ---------------------------------------------------------------- set-up and keys
+
+@main.command()
+@click.pass_obj
+@_fail_on_errors
+def init(obj):
+    """Create (or migrate) the database and the referee's master key.
+
+    The key file HOME/referee.key is created with mode 0600 and never overwritten.
+    """
+    r = obj.referee().init()
+    click.echo(f"home:     {r['home']}")
+    click.echo(f"key:      {r['key']} ({'created' if r['key_created'] else 'kept, exists already'})")
+    before = r["revision_before"] or "none"
+    click.echo(f"database: {r['db']} (schema {before} -> {r['revision']})")
+
+
+@main.command()
+@click.pass_obj
+@_fail_on_errors
+def upgrade(obj):
+    """Migrate the database to this version's schema (same as init for the database)."""
+    r = obj.referee().init()
+    click.echo(f"database: {r['db']} at schema {r['revision']}")
+
+
+@main.command()
+@click.argument("name")
+@click.option("--dir", "folder", type=click.Path(file_okay=False), default=".",
+              help="Where to write NAME.key and NAME.pub [default: here].")
+@_fail_on_errors
+def keygen(name, folder):
+    """Make an Ed25519 key pair for a player: NAME.key (mode 0600) and NAME.pub."""
+    from pbem.crypto.keys import generate_keypair, write_public_file, write_secret_file
+
+    private, public = generate_keypair(name)
+    base = Path(folder)
+    base.mkdir(parents=True, exist_ok=True)
+    write_secret_file(base / f"{name}.key", private)
+    write_public_file(base / f"{name}.pub", public)
+    click.echo(f"wrote {base / (name + '.key')} (keep it secret) and {base / (name + '.pub')} "
+               "(give it to the referee)")
+
+
+@main.command()
+@click.argument("file", type=click.Path(allow_dash=True))
+@click.option("--key", "keyfile", required=True, type=click.Path(exists=True, dir_okay=False),
+              help="Your private key: a pbem .key file or an unencrypted OpenSSH ed25519 key.")
+@click.option("-o", "--output", type=click.Path(allow_dash=True), default="-",
+              help="Where to write the signed orders [default: stdout].")
+@click.pass_obj
+@_fail_on_errors
+def sign(obj, file, keyfile, output):
+    """Sign an order file: fill nonce and issued if absent, wrap in a pbem envelope."""
+    from pbem.crypto.envelope import sign_text
+    from pbem.crypto.keys import load_private_key
+    from pbem.engine.headers import fill_header
+    from pbem.engine.service import utc_now
+
+    text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8-sig")
+    key = load_private_key(Path(keyfile).read_text(), keyfile)
+    now = obj.referee().clock() if obj.now_arg else utc_now()
+    signed = sign_text(fill_header(text, now), key)
+    if output == "-":
+        click.echo(signed, nl=False)
+    else:
+        Path(output).write_text(signed, encoding="utf-8")
+
+
+# ---------------------------------------------------------------- games
+
+@main.group()
+def game():
+    """Create games."""
+
+
+def _parse_player(value: str):
+    role, eq, rest = value.partition("=")
+    email, colon, keyfile = rest.partition(":")
+    if not eq or not colon or not role or not email or not keyfile:
+        raise click.BadParameter(f"expected ROLE=EMAIL:PUBKEYFILE, found {value!r}",
+                                 param_hint="--player")
+    return role.strip().lower(), email.strip(), keyfile.strip()
+
+
+@game.command("new")
+@click.argument("ruleset")
+@click.option("--id", "game_id", required=True, help="The game's id, used in every order header.")
+@click.option("--player", "players", multiple=True, required=True, metavar="ROLE=EMAIL:PUBKEYFILE",
+              help="A seat, in seat order; PUBKEYFILE holds a pbem or ssh-ed25519 public key.")
+@click.option("--option", "options", multiple=True, metavar="K=V", help="A game option (see `pbem rules`).")
+@click.option("--deadline", default="72h", show_default=True, help="Time for a normal window.")
+@click.option("--short-deadline", default="24h", show_default=True,
+              help="Time for a short window (an answer to a die roll).")
+@click.option("--house-rules", type=click.Path(exists=True, dir_okay=False),
+              help="TOML file overriding tables and values of the game's data.")
+@click.option("--map", "map_file", type=click.Path(exists=True, dir_okay=False),
+              help="Map file (docs/maps.md) instead of the stand-in map.")
+@click.option("--zone", "zones", multiple=True, metavar="ROLE=ZONE",
+              help="A player's time zone for deadlines (IANA name, e.g. Europe/Paris).")
+@click.option("--from", "referee_address", default="referee@pbem.invalid", show_default=True,
+              envvar="PBEM_FROM", help="The referee's address on outgoing mail [env PBEM_FROM].")
+@click.pass_obj
+@_fail_on_errors
+def game_new(obj, ruleset, game_id, players, options, deadline, short_deadline, house_rules,
+             map_file, zones, referee_address):
+    """Create a game of RULESET and print where its setup report is."""
+    from pbem.engine.creation import GameSpec, PlayerSpec
+    from pbem.engine.durations import parse_duration
+
+    zone_of = {}
+    for z in zones:
+        role, eq, name = z.partition("=")
+        if not eq:
+            raise click.BadParameter(f"expected ROLE=ZONE, found {z!r}", param_hint="--zone")
+        zone_of[role.strip().lower()] = name.strip()
+    seats = []
+    for value in players:
+        role, email, keyfile = _parse_player(value)
+        path = Path(keyfile).expanduser()
+        if not path.is_file():
+            raise click.BadParameter(f"public key file {keyfile!r} not found", param_hint="--player")
+        seats.append(PlayerSpec(role, email, path.read_text(encoding="utf-8-sig"), str(path),
+                                zone_of.pop(role, None)))
+    if zone_of:
+        raise click.BadParameter(f"no player with role {', '.join(zone_of)}", param_hint="--zone")
+    opts = {}
+    for o in options:
+        k, eq, v = o.partition("=")
+        if not eq:
+            raise click.BadParameter(f"expected K=V, found {o!r}", param_hint="--option")
+        opts[k.strip()] = v.strip()
+    try:
+        deadline_s, short_s = parse_duration(deadline), parse_duration(short_deadline)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
+    spec = GameSpec(ruleset=ruleset, game_id=game_id, players=tuple(seats), options=opts,
+                    deadline_seconds=deadline_s, short_deadline_seconds=short_s,
+                    house_rules_text=Path(house_rules).read_text() if house_rules else None,
+                    house_rules_source=house_rules or "",
+                    map_text=Path(map_file).read_text() if map_file else None,
+                    map_source=map_file or "", referee_address=referee_address)
+    r = obj.referee().new_game(spec)
+    click.echo(f"game {r['game']} ({r['ruleset']}) created; first window {r['phase']}, "
+               f"deadline {r['deadline']:%Y-%m-%d %H:%M} UTC")
+    click.echo(f"setup report: {r['report_path']}")
+    click.echo("players' setup reports are queued: run `pbem outbox DIR` to write them out")
+
+
+# ---------------------------------------------------------------- the main job
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(allow_dash=True))
+@click.pass_obj
+@_fail_on_errors
+def ingest(obj, paths):
+    """Read orders mail: .eml files, Maildir folders, mbox files, bare signed order files, or
+    one message on stdin (-), e.g. from procmail. Each message is archived, then judged; the
+    sender gets a receipt or a rejection (queued in the outbox).
+
+    Exit status 0 when every message was read and judged, rejected ones included.
+    """
+    from pbem.mail.sources import MailSourceError, iter_messages
+
+    ref = obj.referee()
+    try:
+        verdicts = ref.ingest(iter_messages(list(paths))) if paths else ref.ingest([])
+    except MailSourceError as e:
+        raise click.ClickException(str(e)) from None
+    for v in verdicts:
+        click.echo(v.summary())
+        for p in v.problems:
+            click.echo(f"    {p}")
+    if not verdicts:
+        click.echo("nothing to ingest")
+
+
+@main.command()
+@click.option("--game", "game_id", help="Only this game.")
+@click.option("--due", is_flag=True, help="Every game (the form for cron); the default.")
+@click.option("--force", is_flag=True,
+              help="With --game: resolve the open window now, NMR for missing orders.")
+@click.pass_obj
+@_fail_on_errors
+def process(obj, game_id, due, force):
+    """Adjudicate every window whose orders are all in or whose deadline has passed."""
+    if force and not game_id:
+        raise click.UsageError("--force needs --game")
+    if due and game_id:
+        raise click.UsageError("give --game or --due, not both")
+    done = obj.referee().process(game_id, force=force)
+    for d in done:
+        nmr = f", NMR: {', '.join(d.nmr)}" if d.nmr else ""
+        nxt = "game over" if d.ended else f"next {d.next_phase}"
+        click.echo(f"{d.game} {d.phase} resolved{nmr}; {nxt}")
+    if not done:
+        click.echo("nothing to process")
+
+
+@main.command()
+@click.argument("game_id", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_obj
+@_fail_on_errors
+def status(obj, game_id, as_json):
+    """Games, their open windows, who has sent orders, and deadlines."""
+    items = obj.referee().status(game_id)
+    if as_json:
+        click.echo(json.dumps(items, indent=2))
+        return
+    if not items:
+        click.echo("no games")
+    for g in items:
+        click.echo(f"{g['game']}  {g['title']}  [{g['status']}]")
+        w = g["window"]
+        if w:
+            late = "  OVERDUE" if w["overdue"] else ""
+            click.echo(f"  window turn {w['turn']} phase {w['phase']}, deadline {w['deadline']}{late}")
+            click.echo(f"  owed: {', '.join(w['owed'])}; orders in: {', '.join(w['orders_in']) or 'none'}")
+        for p in g["players"]:
+            click.echo(f"  {p['seat']}. {p['role']:<8} {p['email']}  {p['key']}")
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--role", required=True, help="Whose report (or * for the public report).")
+@click.option("--format", "fmt", type=click.Choice(["text", "html"]), default="text",
+              show_default=True)
+@click.option("--phase", type=int, help="The phase number (0 = setup) [default: the latest].")
+@click.pass_obj
+@_fail_on_errors
+def report(obj, game_id, role, fmt, phase):
+    """Print a player's report as it was mailed."""
+    click.echo(obj.referee().report(game_id, role.lower(), fmt, phase), nl=False)
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--json", "as_json", is_flag=True, help="The log lines exactly as chained.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the log to a file.")
+@click.pass_obj
+@_fail_on_errors
+def log(obj, game_id, as_json, output):
+    """Print a game's public log (the hash-chained JSON lines with --json)."""
+    ref = obj.referee()
+    if output:
+        click.echo(f"wrote {ref.export_log(game_id, Path(output))}")
+        return
+    for line in ref.log_lines(game_id):
+        if as_json:
+            click.echo(line)
+        else:
+            click.echo(_describe_log_line(json.loads(line)))
+
+
+def _describe_log_line(o: dict) -> str:
+    t, at, phase = o.get("type"), o.get("at", ""), o.get("phase", "")
+    if t == "roll":
+        value = o.get("value", "hidden")
+        return f"{at} {phase:<12} roll #{o['index']} d{o['sides']} = {value}  {o['why']}"
+    if t == "event":
+        return f"{at} {phase:<12} {o['text']}"
+    if t in ("dice-commit", "hidden-commit", "setup-commit"):
+        return f"{at} {phase:<12} {t} {o['commit']}"
+    if t == "dice-reveal":
+        return f"{at} {phase:<12} dice seed {o['seed']}"
+    if t == "orders":
+        return f"{at} {phase:<12} orders of {o['role']} sha256 {o['sha256']}"
+    rest = {k: v for k, v in o.items() if k not in ("type", "game", "at", "prev", "phase")}
+    return f"{at} {phase:<12} {t} {json.dumps(rest, sort_keys=True)[:200]}"
+
+
+@main.command()
+@click.argument("target")
+@click.pass_obj
+@_fail_on_errors
+def verify(obj, target):
+    """Check a public log: the hash chain and every die roll (TARGET: a .jsonl file, needing no
+    database and no key, or a game id)."""
+    from pbem.verify import verify_log
+
+    path = Path(target)
+    if path.is_file():
+        with path.open(encoding="utf-8") as f:
+            rep = verify_log(f, source=str(path))
+    else:
+        rep = verify_log(obj.referee().log_lines(target), source=target)
+    click.echo(rep.summary())
+    if not rep.ok:
+        for e in rep.errors:
+            click.echo(f"  {e}", err=True)
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("ruleset")
+@click.option("--house-rules", type=click.Path(exists=True, dir_okay=False),
+              help="Show the tables with these house rules applied.")
+@_fail_on_errors
+def rules(ruleset, house_rules):
+    """Print a game's tables, options and stand-ins, each with its source."""
+    import tomllib
+
+    from pbem.engine import registry
+
+    try:
+        rs = registry.get(ruleset)
+    except registry.UnknownRuleset as e:
+        raise click.ClickException(str(e)) from None
+    house = tomllib.loads(Path(house_rules).read_text()) if house_rules else None
+    data = rs.load_data(house)
+    click.echo(rs.rules_text(data, rs.validate_options({})), nl=False)
+
+
+@main.command()
+@click.argument("folder", type=click.Path(file_okay=False))
+@click.pass_obj
+@_fail_on_errors
+def outbox(obj, folder):
+    """Write every queued message (reports, receipts, rejections) to FOLDER as .eml files."""
+    written = obj.referee().outbox(Path(folder))
+    click.echo(f"{len(written)} message{'s' if len(written) != 1 else ''} written to {folder}")
+
+
+@main.command()
+@click.argument("ruleset", default="atlantis")
+@click.option("--players", type=int, default=3, show_default=True)
+@click.option("--out", "out_dir", type=click.Path(file_okay=False),
+              help="Where to put the demo [default: a new folder pbem-demo-* under the system's temp folder].")
+@click.option("--seed", type=int, help="Make the whole demo reproducible (dice, keys, choices).")
+@click.option("--quiet", is_flag=True)
+@_fail_on_errors
+def demo(ruleset, players, out_dir, seed, quiet):
+    """Play a complete game by mail with random legal orders, through the real path: keys,
+    signed orders in real MIME mail, ingest, process, reports and the public log."""
+    from pbem.demo import run_demo
+
+    result = run_demo(ruleset, players=players, out_dir=Path(out_dir) if out_dir else None,
+                      seed=seed, echo=None if quiet else click.echo)
+    click.echo(f"demo finished: {result['phases']} phases, {result['mails']} order mails; "
+               f"winner(s): {', '.join(result['winners'])}")
+    click.echo(f"reports and public log in {result['out']}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,76 @@
+"""Building a report's context: the only facts a template may print.
+
+A report for a role is built from ``ruleset.view(state, role)`` and the events whose audience
+includes that role, nothing else (DESIGN.md, "Every fact has an audience"). The context is a
+plain dict of JSON-like values; see :func:`report_context` for its keys.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+PUBLIC_ROLE = "*"
+
+
+def format_deadline(when: datetime, zone: str | None) -> dict:
+    """A deadline as ``{"utc": "2026-12-02 20:15 UTC", "local": "2026-12-02 21:15 CET
+    (Europe/Paris)" | None, "iso": "2026-12-02T20:15:00Z"}``; ``zone`` is an IANA name."""
+    from zoneinfo import ZoneInfo
+
+    when = when.astimezone(timezone.utc)
+    out = {"utc": when.strftime("%Y-%m-%d %H:%M UTC"),
+           "iso": when.strftime("%Y-%m-%dT%H:%M:%SZ"), "local": None}
+    if zone:
+        local = when.astimezone(ZoneInfo(zone))
+        out["local"] = f"{local.strftime('%Y-%m-%d %H:%M %Z')} ({zone})"
+    return out
+
+
+def order_header(game_id: str, turn: int, phase: str, role: str) -> str:
+    """The header lines of an order file for one window, ``nonce`` and ``issued`` left for
+    ``pbem sign`` to fill (DESIGN.md, "Signed orders")."""
+    return (f"game: {game_id}\nturn: {turn}\nphase: {phase}\nrole: {role}\n"
+            "nonce:\nissued:\n")
+
+
+def report_context(*, game: dict, role: str, zone: str | None, view: dict, board: str,
+                   events: list, rolls: list, reveal: dict | None, problems: list,
+                   reported: dict | None, next_window: dict | None, template: str | None,
+                   outcome: dict | None, setup: dict | None, now: datetime) -> dict:
+    """The context of one role's report.
+
+    - ``game``: ``{"id", "title", "ruleset"}``; ``role``: the reader (``"*"`` for the public
+      report); ``zone``: the reader's IANA time zone or None.
+    - ``view``: the ruleset's view for the reader; ``board``: its text map.
+    - ``events``: the events visible to the reader, as ``{"kind", "text"}``.
+    - ``rolls``: the phase's public rolls ``{"index", "sides", "value", "why"}``;
+      ``reveal``: ``{"phase", "seed", "commit", "nonces"}`` of the phase just resolved.
+    - ``problems``: the reader's problems ``{"line", "text", "rule", "why"}``.
+    - ``reported``: ``{"turn", "phase", "phase_id", "title"}`` of the phase resolved (None for
+      the setup report).
+    - ``next_window``: ``{"turn", "phase", "phase_id", "title", "owed", "optional",
+      "you_owe", "you_may", "deadline": format_deadline(...), "commit"}`` or None at the end.
+    - ``template``: the order file to fill in (header + body) or None.
+    - ``outcome``: ``{"scores", "winners", "reason"}`` or None; ``setup``: for the setup report
+      ``{"stand_ins", "referee_key", "referee_fingerprint", "hidden_commit", "setup_commit",
+      "options", "house_rules_sha256", "map", "map_sha256", "roles"}``, else None.
+    """
+    return {
+        "game": game,
+        "role": role,
+        "is_public": role == PUBLIC_ROLE,
+        "zone": zone,
+        "view": view,
+        "board": board,
+        "events": [{"kind": e.kind, "text": e.text} for e in events],
+        "rolls": [{"index": r.index, "sides": r.sides, "value": r.value, "why": r.why}
+                  for r in rolls],
+        "reveal": reveal,
+        "problems": [p.to_json() if hasattr(p, "to_json") else dict(p) for p in problems],
+        "reported": reported,
+        "next": next_window,
+        "template": template,
+        "outcome": outcome,
+        "setup": setup,
+        "generated": now.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    }

@@ -1,0 +1,114 @@
+"""Shared fixtures: a referee home in a temporary folder with a movable clock, players with
+keys, and the test-only ruleset "hunt" (tests/toygame.py) registered beside the real ones."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from pbem.engine import registry
+
+START = datetime(2026, 11, 29, 20, 0, tzinfo=timezone.utc)
+
+
+class MovableClock:
+    """A UTC clock a test moves by hand."""
+
+    def __init__(self, start=START):
+        self.now = start
+
+    def __call__(self):
+        return self.now
+
+    def advance(self, **kw):
+        self.now += timedelta(**kw)
+
+
+class CountingEntropy:
+    """Reproducible 'random' bytes for tests (sha256 in counter mode)."""
+
+    def __init__(self, label="test"):
+        self.label, self.n = label, 0
+
+    def __call__(self, k):
+        out = b""
+        while len(out) < k:
+            out += hashlib.sha256(f"{self.label}/{self.n}".encode()).digest()
+            self.n += 1
+        return out[:k]
+
+
+@pytest.fixture(autouse=True)
+def _hunt_registered():
+    import toygame
+
+    registry._cache["hunt"] = toygame.ruleset
+    yield
+    registry._cache.pop("hunt", None)
+
+
+@pytest.fixture
+def clock():
+    return MovableClock()
+
+
+@pytest.fixture
+def referee(tmp_path, clock):
+    from pbem.engine.home import Home
+    from pbem.engine.service import Referee
+
+    r = Referee(Home(tmp_path / "home"), clock=clock, entropy=CountingEntropy())
+    r.init()
+    return r
+
+
+class Player:
+    """A player with a pbem key pair; ``orders(...)`` writes and signs an order file."""
+
+    def __init__(self, role, email=None, seed=None):
+        from pbem.crypto.keys import PrivateKey
+
+        self.role = role
+        self.email = email or f"{role}@players.example"
+        self.key = PrivateKey(hashlib.sha256(f"key/{seed or role}".encode()).digest(), role)
+        self.public_text = self.key.public_key().pbem_line() + "\n"
+        self.n = 0
+
+    def spec(self):
+        from pbem.engine.creation import PlayerSpec
+
+        return PlayerSpec(self.role, self.email, self.public_text, f"{self.role}.pub")
+
+    def text(self, game, turn, phase, body, *, issued, role=None, nonce=None):
+        self.n += 1
+        nonce = nonce or hashlib.sha256(f"nonce/{self.role}/{self.n}".encode()).hexdigest()[:32]
+        stamp = issued.strftime("%Y-%m-%dT%H:%M:%SZ")
+        return (f"game: {game}\nturn: {turn}\nphase: {phase}\nrole: {role or self.role}\n"
+                f"nonce: {nonce}\nissued: {stamp}\n\n{body}")
+
+    def signed(self, *args, **kw):
+        from pbem.crypto.envelope import sign_text
+
+        return sign_text(self.text(*args, **kw), self.key)
+
+
+@pytest.fixture
+def players():
+    return {r: Player(r) for r in ("red", "blue", "green", "white")}
+
+
+def incoming(data, origin="test", bare=None):
+    """An Incoming item for ingest from text or bytes (bare orders unless it looks like mail)."""
+    from pbem.mail.sources import Incoming, looks_like_message
+
+    raw = data.encode() if isinstance(data, str) else data
+    return Incoming(raw, origin, (not looks_like_message(raw)) if bare is None else bare)
+
+
+def pytest_configure(config):
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))

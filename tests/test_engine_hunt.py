@@ -1,0 +1,72 @@
+"""The engine end to end on the test-only ruleset (tests/toygame.py): creation, ingest,
+receipts, adjudication, NMR, reports per audience and the public log."""
+
+import json
+
+from conftest import incoming
+
+from pbem.engine.creation import GameSpec
+
+
+def new_hunt(referee, players, roles=("red", "blue"), game_id="h1"):
+    spec = GameSpec(ruleset="hunt", game_id=game_id,
+                    players=tuple(players[r].spec() for r in roles), options={})
+    return referee.new_game(spec)
+
+
+def test_creation_publishes_commitments_and_opens_the_first_window(referee, players):
+    r = new_hunt(referee, players)
+    assert r["phase"] == "1.dig"
+    lines = [json.loads(x) for x in referee.log_lines("h1")]
+    types = [o["type"] for o in lines]
+    assert types[:4] == ["game-created", "hidden-commit", "setup-commit", "dice-commit"]
+    assert types[-2:] == ["phase-open", "dice-commit"]
+    # the hidden roll is logged without its value, the public one with it
+    rolls = [o for o in lines if o["type"] == "roll"]
+    assert [o.get("stream") for o in rolls] == [None, "hidden"]
+    assert "value" not in rolls[1] and rolls[0]["value"] in (1, 2)
+    text = open(r["report_path"]).read()
+    assert "Hidden dice seed commitment" in text
+    assert lines[-1]["commit"] in text  # the first phase's commitment is in the setup report
+
+
+def test_orders_in_then_phase_resolved_with_nonces_in_the_dice(referee, players, clock):
+    new_hunt(referee, players)
+    v = referee.ingest([incoming(players["red"].signed("h1", 1, "dig", "dig 5", issued=clock()))])
+    assert [x.status for x in v] == ["accepted"]
+    assert referee.process() == []  # blue still owes orders, deadline ahead
+    v = referee.ingest([incoming(players["blue"].signed("h1", 1, "dig", "dig 9", issued=clock()))])
+    assert v[0].status == "accepted"
+    done = referee.process()
+    assert [d.phase for d in done] == ["1.dig"] and done[0].nmr == []
+    reveal = [json.loads(x) for x in referee.log_lines("h1")
+              if json.loads(x)["type"] == "dice-reveal"][-1]
+    assert set(reveal["nonces"]) == {"red", "blue"}
+    from pbem.verify import verify_log
+
+    assert verify_log(referee.log_lines("h1")).ok
+
+
+def test_missing_orders_after_the_deadline_are_nmr(referee, players, clock):
+    new_hunt(referee, players)
+    referee.ingest([incoming(players["red"].signed("h1", 1, "dig", "dig 5", issued=clock()))])
+    clock.advance(hours=71)
+    assert referee.process() == []
+    clock.advance(hours=1)
+    done = referee.process()
+    assert done[0].nmr == ["blue"]
+
+
+def test_private_hint_reaches_only_its_reader(referee, players, clock):
+    new_hunt(referee, players)
+    for r, hole in (("red", 3), ("blue", 17)):
+        referee.ingest([incoming(players[r].signed("h1", 1, "dig", f"dig {hole}", issued=clock()))])
+    referee.process()
+    red = referee.report("h1", "red")
+    blue = referee.report("h1", "blue")
+    public = referee.report("h1", "*")
+    if "It rains" not in red:
+        assert "than hole 3" in red and "than hole 3" not in blue and "than hole 3" not in public
+        assert "than hole 17" in blue and "than hole 17" not in red
+    log = "\n".join(referee.log_lines("h1"))
+    assert "than hole" not in log
