@@ -1,0 +1,119 @@
+"""Paths over a hex map with per-step costs: the cost of a given path, the cheapest path
+between two hexes, and everything reachable within a budget (Dijkstra's algorithm).
+
+Costs are given by a function ``cost(from_label, to_label) -> float | None`` called only for
+adjacent hexes of the map: the cost of stepping from one into the other (movement points,
+say), or None when that step is not allowed (impassable terrain, an enemy zone of control).
+The functions are game-agnostic: Altassar's terrain costs, Olympica's inclines and tunnels and
+Atlantis's sea-only creature moves all use them.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Callable, Iterable
+
+from . import hexgrid
+from .hexmap import HexMap
+
+Cost = Callable[[str, str], "float | None"]
+"""``cost(from_label, to_label)``: the cost of one step between adjacent hexes, or None."""
+
+
+def path_cost(hexmap: HexMap, path: Iterable[str], cost: Cost) -> float | None:
+    """Total cost of following ``path`` (a sequence of labels, the starting hex first).
+
+    Returns 0 for a path of one hex, and None when two consecutive hexes are not adjacent on
+    ``hexmap`` or a step's cost is None. Raises ``KeyError`` for a hex off the map and
+    :class:`~pbem.boards.hexgrid.HexLabelError` for a malformed label.
+    """
+    hexes = list(path)
+    if not hexes:
+        raise ValueError("empty path: expected at least the starting hex")
+    hexmap.neighbours(hexes[0])
+    total = 0.0
+    for a, b in zip(hexes, hexes[1:]):
+        if not hexmap.adjacent(a, b):
+            return None
+        c = cost(a, b)
+        if c is None:
+            return None
+        total += c
+    return total
+
+
+def reachable(hexmap: HexMap, start: str, cost: Cost,
+              budget: float | None = None) -> dict[str, float]:
+    """Every hex reachable from ``start`` with its least total cost, ``start`` itself at 0.
+
+    Only hexes whose least cost is at most ``budget`` are returned (all reachable hexes when
+    ``budget`` is None). Negative step costs raise ``ValueError`` (Dijkstra needs costs >= 0).
+    """
+    best = {start: 0.0}
+    hexmap.neighbours(start)
+    heap = [(0.0, hexgrid.label_key(start), start)]
+    done: set[str] = set()
+    while heap:
+        spent, _, here = heapq.heappop(heap)
+        if here in done:
+            continue
+        done.add(here)
+        for there in hexmap.neighbours(here):
+            if there in done:
+                continue
+            c = cost(here, there)
+            if c is None:
+                continue
+            if c < 0:
+                raise ValueError(f"step {here}->{there} costs {c!r}: costs must be 0 or more")
+            total = spent + c
+            if budget is not None and total > budget:
+                continue
+            if total < best.get(there, float("inf")):
+                best[there] = total
+                heapq.heappush(heap, (total, hexgrid.label_key(there), there))
+    return best
+
+
+def cheapest_path(hexmap: HexMap, start: str, goal: str, cost: Cost,
+                  max_cost: float | None = None) -> tuple[float, list[str]] | None:
+    """The cheapest path from ``start`` to ``goal`` as ``(total cost, [start, ..., goal])``,
+    or None when ``goal`` cannot be reached (within ``max_cost`` when given).
+
+    Ties between equally cheap paths are broken the same way every time (hexes are taken in
+    label order), so the result is reproducible. Raises ``KeyError`` for a hex off the map and
+    ``ValueError`` for a negative step cost.
+    """
+    hexmap.neighbours(start)
+    hexmap.neighbours(goal)
+    best = {start: 0.0}
+    came: dict[str, str] = {}
+    heap = [(0.0, hexgrid.label_key(start), start)]
+    done: set[str] = set()
+    while heap:
+        spent, _, here = heapq.heappop(heap)
+        if here in done:
+            continue
+        if here == goal:
+            path = [goal]
+            while path[-1] != start:
+                path.append(came[path[-1]])
+            path.reverse()
+            return spent, path
+        done.add(here)
+        for there in hexmap.neighbours(here):
+            if there in done:
+                continue
+            c = cost(here, there)
+            if c is None:
+                continue
+            if c < 0:
+                raise ValueError(f"step {here}->{there} costs {c!r}: costs must be 0 or more")
+            total = spent + c
+            if max_cost is not None and total > max_cost:
+                continue
+            if total < best.get(there, float("inf")):
+                best[there] = total
+                came[there] = here
+                heapq.heappush(heap, (total, hexgrid.label_key(there), there))
+    return None
