@@ -1,0 +1,172 @@
+"""The ``atlantis`` ruleset object: the engine contract (pbem.engine.ruleset, DESIGN.md "The
+ruleset interface") wired to this package's modules.
+
+Game design by mail: README.md in this package. Rulebook: A. J. Merritt, "Escape from Atlantis
+using many rules from Survive" (shared/seeds/004_f1afad92cc456acf.txt), cited by section name.
+"""
+
+from __future__ import annotations
+
+import random
+
+from pbem.boards.hexmap import HexMap
+from pbem.engine.ruleset import Chance, OptionSpec, Outcome, Parts, Resolution, Window
+
+from . import bots, maps, orders, state, texts, windows
+from .data import load_data as _load_data
+
+OPTIONS = {
+    "ships": OptionSpec(
+        1, (1, 2, 3), "ships each player places at the start",
+        "stand-in: Preparing to Play 3 reads 'Each player places one ship'; Contents lists 12 "
+        "ships for up to 4 players", int),
+    "volcano": OptionSpec(
+        "ends", ("ends", "vortex", "none"),
+        "what the Volcano tile does when sunk: ends the game, acts as a vortex, or nothing",
+        "stand-in: Symbols Under Tiles lists the Volcano without saying what it does; End of "
+        "game: 'the volcano explodes and kills them all'", str),
+    "end": OptionSpec(
+        "all", ("all", "first"),
+        "all: the game ends when every living person is safe; first: as soon as one player has "
+        "every surviving person safe",
+        "End of game: 'if all players have brought their live people to safety'; Game "
+        "Objective: 'as soon as someone succeeds to get all his surviving villagers in "
+        "security'", str),
+}
+
+
+class AtlantisRuleset:
+    """Escape from Atlantis (Survive variant), 2 to 4 players. See the package README for the
+    windows, the order syntax and who sees what."""
+
+    name = "atlantis"
+    title = "Escape from Atlantis (Survive variant)"
+    min_roles = 2
+    max_roles = 4
+    role_names = ("red", "green", "blue", "yellow")
+
+    # -- creation ---------------------------------------------------------------------------
+    def options(self) -> dict:
+        """The options a game may set at creation: ``ships``, ``volcano``, ``end``."""
+        return dict(OPTIONS)
+
+    def validate_options(self, raw: dict) -> dict:
+        """Typed option values with defaults filled in. Raises ``ValueError`` quoting an unknown
+        key or a value that is not one of the choices."""
+        out = {}
+        for key, value in (raw or {}).items():
+            if key not in OPTIONS:
+                raise ValueError(f"unknown option {key!r} for atlantis: expected one of "
+                                 f"{', '.join(OPTIONS)}")
+            spec = OPTIONS[key]
+            if isinstance(value, str):
+                value = value.strip()
+            try:
+                typed = spec.kind(value)
+            except (TypeError, ValueError):
+                raise ValueError(f"option {key}={value!r}: expected one of "
+                                 f"{', '.join(str(c) for c in spec.choices)}") from None
+            if isinstance(value, bool) or (spec.kind is int and isinstance(value, float)):
+                raise ValueError(f"option {key}={value!r}: expected one of "
+                                 f"{', '.join(str(c) for c in spec.choices)}")
+            if spec.choices is not None and typed not in spec.choices:
+                raise ValueError(f"option {key}={value!r}: expected one of "
+                                 f"{', '.join(str(c) for c in spec.choices)}")
+            out[key] = typed
+        for key, spec in OPTIONS.items():
+            out.setdefault(key, spec.default)
+        return out
+
+    def load_data(self, house_rules: dict | None = None) -> dict:
+        """``data.toml`` with house rules deep-merged; raises
+        :class:`~pbem.games.atlantis.data.DataError`."""
+        return _load_data(house_rules)
+
+    def load_map(self, text: str | None, source: str) -> HexMap:
+        """The map in ``text`` (the stand-in ``map.toml`` when None); raises ``MapError``."""
+        return maps.load_map(text, source)
+
+    def check_map(self, hexmap: HexMap, data: dict) -> None:
+        """Raise ``MapError`` unless ``hexmap`` fits the game (37 island hexes, 7 centre...)."""
+        maps.check_map(hexmap, data)
+
+    def stand_ins(self, data: dict, options: dict, hexmap: HexMap) -> list:
+        """One line per stand-in or gap treatment in force, for the setup report."""
+        return texts.stand_ins(data, options, hexmap)
+
+    def setup(self, roles: list, options: dict, data: dict, hexmap: HexMap, chance: Chance):
+        """``(state, events)``: the island laid out and the hidden facts dealt; the placement
+        window opens. Raises ``SetupError`` or ``MapError``."""
+        return windows.setup(roles, self.validate_options(options), data, hexmap, chance)
+
+    # -- play -------------------------------------------------------------------------------
+    def window(self, s) -> Window | None:
+        """Who owes orders now; None when the game has ended."""
+        return windows.window(s)
+
+    def parse(self, role: str, window: Window, body: str, first_line: int):
+        """``(orders, problems)`` for an order body (header removed)."""
+        return orders.parse(role, window, body, first_line)
+
+    def check(self, s, role: str, order_list: list) -> list:
+        """Problems with ``role``'s orders against the current position, judged only from what
+        ``role`` may know (a partial state built from the public part and its own secret)."""
+        parts = state.dump(s)
+        known = state.partial(parts.public, role, parts.secret.get(role))
+        if known.stage == "placement":
+            return windows.check_placement(known, role, order_list)
+        if known.stage == "turn":
+            return windows.check_turn(known, role, order_list)
+        if known.stage == "creature":
+            return windows.check_creature(known, role, order_list)
+        return []
+
+    def resolve(self, s, orders_by_role: dict, chance: Chance) -> Resolution:
+        """Carry out the current window (mutates ``s``); roles missing from ``orders_by_role``
+        sent nothing (NMR)."""
+        if s.stage == "placement":
+            return windows.resolve_placement(s, orders_by_role, chance)
+        if s.stage == "turn":
+            return windows.resolve_turn(s, orders_by_role, chance)
+        if s.stage == "creature":
+            return windows.resolve_creature(s, orders_by_role, chance)
+        return Resolution([], {})
+
+    def view(self, s, role: str) -> dict:
+        """What ``role`` may know ("*" for the public view)."""
+        return state.view(s, role)
+
+    def outcome(self, s) -> Outcome | None:
+        """Scores, winners (equal highest share) and the reason, once the game is over."""
+        if s.outcome is None:
+            return None
+        o = s.outcome
+        return Outcome(dict(o["scores"]), tuple(o["winners"]), o["reason"])
+
+    def dump(self, s) -> Parts:
+        """The state split by audience (public, secret per role, referee)."""
+        return state.dump(s)
+
+    def load(self, parts: Parts):
+        """The state from :meth:`dump`'s parts (exact round trip)."""
+        return state.load(parts)
+
+    # -- texts ------------------------------------------------------------------------------
+    def template(self, s, role: str) -> str:
+        """Order lines (as comments to edit) for ``role`` in the current window."""
+        return texts.template(s, role)
+
+    def rules_text(self, data: dict, options: dict | None = None) -> str:
+        """Every table with its source, and the options, for ``pbem rules atlantis``."""
+        return texts.rules_text(data, options or {}, OPTIONS)
+
+    def text_map(self, v: dict) -> str:
+        """The board as the view ``v`` shows it, with a legend and the pieces by hex."""
+        return texts.text_map(v)
+
+    def bot_orders(self, v: dict, window: Window, role: str, rng: random.Random) -> str:
+        """Random legal orders for ``role`` from the view ``v`` only."""
+        return bots.bot_orders(v, window, role, rng)
+
+
+ruleset = AtlantisRuleset()

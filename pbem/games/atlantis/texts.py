@@ -1,0 +1,327 @@
+"""Texts for players and referees: the order template, the rules tables with their sources,
+the stand-ins in force, and the board as plain text.
+
+All of it is built from a view (:func:`~pbem.games.atlantis.state.view`) or from the public
+data, never from hidden facts.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from pbem.boards.hexgrid import label_key
+from pbem.boards.textmap import ascii_map
+
+from .data import CREATURE_KINDS, DIVES, KILLS, SYMBOL_NAMES, SYMBOLS, Rules
+from .state import State, from_view, id_key, piece_kind
+
+RULEBOOK = ("A. J. Merritt, 'Escape from Atlantis using many rules from Survive' "
+            "(shared/seeds/004_f1afad92cc456acf.txt); cited by section name")
+
+TILE_LETTER = {"sand": "S", "forest": "F", "fortress": "T"}
+CREATURE_CHAR = {"shark": "^", "kraken": "K", "monster": "M", "dolphin": "D"}
+
+
+# -- rules and stand-ins ------------------------------------------------------------------------
+
+def rules_text(data: dict, options: dict, option_specs: dict) -> str:
+    """Every table of the data file with its source, and the options (for ``pbem rules
+    atlantis``)."""
+    rules = Rules.from_data(data)
+    out = ["Escape from Atlantis (Survive variant): the rules tables",
+           f"Rulebook: {RULEBOOK}.", ""]
+    out.append("Options (chosen when the game is created: --option KEY=VALUE)")
+    for key, spec in option_specs.items():
+        value = options.get(key, spec.default)
+        choices = "|".join(str(c) for c in spec.choices) if spec.choices else "any"
+        out.append(f"  {key} = {value}  ({choices}; default {spec.default}): {spec.help}")
+        out.append(f"      source: {spec.source}")
+    out.append("")
+    for section, title in (("people", "People"), ("ships", "Ships"),
+                           ("movement", "Movement"), ("setup", "Setup"), ("tiles", "Tiles")):
+        out.append(title)
+        for key, entry in data[section].items():
+            out.append(f"  {section}.{key} = {_show(entry['value'])}")
+            out.append(f"      source: {entry['source']}")
+        out.append("")
+    out.append("Creatures: max move (sea spaces), pieces in the box")
+    for kind in CREATURE_KINDS:
+        row = data["creatures"][kind]
+        out.append(f"  {kind:<8} max move {row['max_move']}, pieces {row['pieces']}")
+        out.append(f"      source: {row['source']}")
+    out.append("")
+    out.append("Creature die (1 roll per player-turn; move one creature of a kind shown)")
+    for i, name in enumerate(rules.face_names, start=1):
+        out.append(f"  {i}  {name}")
+    out.append(f"      source: {data['die']['faces']['source']}")
+    out.append("")
+    kinds = rules.sink_order
+    out.append("Symbols under the tiles (manifest): tiles of each kind")
+    out.append("  " + f"{'symbol':<16}" + "".join(f"{k:>10}" for k in kinds))
+    for symbol in SYMBOLS:
+        row = rules.manifest.get(symbol)
+        if row is None:
+            continue
+        out.append("  " + f"{SYMBOL_NAMES[symbol]:<16}"
+                   + "".join(f"{row[k] or '-':>10}" for k in kinds))
+    out.append("  " + f"{'total':<16}" + "".join(f"{rules.tiles_per_kind[k]:>10}"
+                                                for k in kinds))
+    for symbol in SYMBOLS:
+        if symbol in data["manifest"]:
+            out.append(f"  {symbol}: {data['manifest'][symbol]['source']}")
+    out.append("")
+    out.append("What the symbols do (Part of the Island sinks): Boat, Dolphin, Kraken, Shark, Sea "
+               "Monster: that piece is placed where the tile was; Vortex: everything in that "
+               "space and the neighbouring sea spaces is destroyed; Game Ends: the game ends at "
+               "once; Volcano: see option volcano; the dives and kill tiles are kept face down "
+               "and played later.")
+    return "\n".join(out) + "\n"
+
+
+def _show(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    return str(value)
+
+
+def stand_ins(data: dict, options: dict, hexmap) -> list:
+    """One line per stand-in or gap treatment in force, for the setup report (GAMES.md)."""
+    out = []
+    if hexmap.stand_in:
+        out.append(f"Map: {hexmap.name}: {hexmap.map_source}")
+    out.append("Island arrangement: which centre hex is the city and which outer hexes are sand "
+               "or forest is drawn by the public die at setup (Preparing to Play 1 leaves it to "
+               "the players).")
+    volcano = options.get("volcano", "ends")
+    out.append(f"Volcano tile: option volcano={volcano} (stand-in: the rulebook does not say what "
+               f"it does; in Escape from Atlantis the volcano ends the game, and End of game "
+               f"says 'the volcano explodes').")
+    out.append(f"Ships per player: option ships={options.get('ships', 1)} (stand-in: Preparing "
+               f"to Play 3 reads 'Each player places one ship'; Contents lists 12 ships).")
+    out.append("Placement by ranked preference lists, resolved in seat order (a by-mail form of "
+               "Preparing to Play 2-4); the values under the people are dealt by the hidden dice, "
+               "so nobody, the owner included, knows them when placing.")
+
+    def walk(node, path):
+        if isinstance(node, dict) and "source" in node:
+            src = node["source"]
+            if "stand-in" in src or src == "house rules":
+                out.append(f"{path}: {src}")
+            return
+        if isinstance(node, dict):
+            for k, v in node.items():
+                walk(v, f"{path}.{k}" if path else k)
+
+    walk(data, "")
+    return out
+
+
+# -- the board as text --------------------------------------------------------------------------
+
+def initials(seats: list) -> dict:
+    """One letter per role for the text map: the role's first letter, or its seat number when
+    two roles share a first letter."""
+    firsts = [r[0] for r in seats]
+    if len(set(firsts)) == len(firsts):
+        return {r: r[0] for r in seats}
+    return {r: str(i) for i, r in enumerate(seats, start=1)}
+
+
+def _people(s: State) -> list:
+    """Every person in seat order, then by number (``red2`` before ``red10``)."""
+    seat = {r: i for i, r in enumerate(s.seats)}
+    return sorted(s.people.values(), key=lambda p: (seat.get(p.owner, 99), id_key(p.id)))
+
+
+def _cells(s: State, letters: dict):
+    """``cell(label)`` for :func:`ascii_map`, with the pieces indexed by hex once."""
+    on_land: dict = {}
+    at_sea: dict = {}
+    crew: dict = {}
+    safe: dict = {}
+    for p in _people(s):
+        if p.where == "land":
+            on_land.setdefault(p.hex, []).append(letters[p.owner])
+        elif p.where == "sea":
+            at_sea.setdefault(p.hex, []).append(letters[p.owner])
+        elif p.where == "ship":
+            crew.setdefault(p.ship, []).append(letters[p.owner])
+        elif p.where == "safe":
+            safe[p.hex] = safe.get(p.hex, 0) + 1
+    ships = {h: sid for sid, h in s.ships.items()}
+    beasts: dict = {}
+    for c in sorted(s.creatures, key=id_key):
+        beasts.setdefault(s.creatures[c], []).append(CREATURE_CHAR[piece_kind(c)])
+    near = {h for x in s.hexmap.hexes("safe") for h in s.hexmap.neighbours(x)
+            if s.nearly_safe(h, x)}
+
+    def cell(h: str) -> str:
+        t = s.hexmap.terrain(h)
+        if t == "safe":
+            return f"#{safe[h]}" if h in safe else "#"
+        if h in s.tiles:
+            letter = "C" if h == s.city else TILE_LETTER.get(s.tiles[h], s.tiles[h][:1].upper())
+            return letter + "".join(on_land.get(h, []))[:3]
+        text = ""
+        if h in ships:
+            text = "=" + "".join(crew.get(ships[h], []))
+        text += "".join(beasts.get(h, [])) + "".join(at_sea.get(h, []))
+        if not text:
+            return ":" if h in near else "."
+        return text if len(text) <= 4 else text[:3] + "+"
+
+    return cell
+
+
+def text_map(v: dict) -> str:
+    """The board as the view ``v`` shows it: the drawing (pbem.boards.ascii_map), a legend,
+    and every piece by hex, for plain-text mail."""
+    s = from_view(v)
+    letters = initials(s.seats)
+    out = [ascii_map(s.hexmap, _cells(s, letters), width=4)]
+    out.append("Legend: S sand, F forest, T fortress, C city (then the people on the tile); "
+               "# safe island (and how many people are safe there); . sea, : nearly safe sea; "
+               "= ship (then its crew); ^ shark, K kraken, M sea monster, D dolphin; "
+               + ", ".join(f"{letters[r]} {r}" for r in s.seats)
+               + " (people); + more than fits.")
+    out.append("")
+    crew = {}
+    for p in _people(s):
+        if p.where == "ship":
+            crew.setdefault(p.ship, []).append(p.id)
+    ships = [f"{sid} {h}" + (f" ({', '.join(crew[sid])})" if sid in crew else " (unmanned)")
+             for sid, h in sorted(s.ships.items(), key=lambda x: id_key(x[0]))]
+    out.append("Ships: " + ("; ".join(ships) or "none"))
+    creatures = [f"{c} {h}" for c, h in sorted(s.creatures.items(), key=lambda x: id_key(x[0]))]
+    out.append("Creatures: " + ("; ".join(creatures) or "none"))
+    swimmers = [f"{p.id} {p.hex}" for p in _people(s) if p.where == "sea"]
+    out.append("Swimmers: " + ("; ".join(swimmers) or "none"))
+    for role in s.seats:
+        mine = [p for p in _people(s) if p.owner == role]
+        safe = [f"{p.id} ({p.hex})" for p in mine if p.where == "safe"]
+        dead = [p.id for p in mine if p.where == "dead"]
+        land = [f"{p.id} {p.hex}" for p in mine if p.where == "land"]
+        out.append(f"{role}: on land {', '.join(land) or 'none'}; safe {', '.join(safe) or 'none'}"
+                   f"; dead {', '.join(dead) or 'none'}; kept tiles {s.kept_count.get(role, 0)}")
+    left = {}
+    for h, k in s.tiles.items():
+        left[k] = left.get(k, 0) + 1
+    out.append(f"Tiles left: {len(s.tiles)} ("
+               + ", ".join(f"{k} {left.get(k, 0)}" for k in s.rules.sink_order)
+               + f"); may sink now: {' '.join(s.sinkable()) or 'none'}")
+    shown = [f"{x['hex']} {SYMBOL_NAMES[x['symbol']]}" for x in s.sunk if x.get("symbol")]
+    if shown:
+        out.append("Symbols shown: " + "; ".join(shown))
+    if s.die:
+        out.append(f"Last creature die: {s.die['role']} rolled {s.die['roll']} "
+                   f"({s.die['face']}) in turn {s.die['turn']}")
+    role = v.get("role")
+    mine = v.get("mine")
+    known = v.get("known_values") or {}
+    if mine is not None:
+        people = []
+        for p in _people(s):
+            if p.owner != role:
+                continue
+            where = {"land": f"on {p.hex}", "ship": f"aboard {p.ship}", "sea": f"in {p.hex}",
+                     "safe": f"safe on {p.hex}", "dead": "dead", "box": "not placed"}[p.where]
+            value = f" value {known[p.id]}" if p.id in known else ""
+            people.append(f"{p.id} {where}{value}")
+        out.append(f"Your people: {'; '.join(people)}")
+        kept = ", ".join(mine["kept"]) or "none"
+        standing = ", ".join(f"{k} {'on' if on else 'off'}" for k, on in mine["standing"].items())
+        out.append(f"Your kept tiles: {kept}. Your standing orders: {standing}.")
+    if v.get("reveal"):
+        vals = v["reveal"]["values"]
+        out.append("Values: " + ", ".join(f"{pid} {vals[pid]}" for pid in
+                                          sorted(vals, key=id_key)))
+    drawing, rest = out[0], out[1:]
+    lines = [textwrap.fill(line, width=78, subsequent_indent="  ", break_on_hyphens=False)
+             if line else "" for line in rest]
+    return drawing + "\n" + "\n".join(lines) + "\n"
+
+
+# -- order templates ----------------------------------------------------------------------------
+
+def template(s: State, role: str) -> str:
+    """Order lines for ``role`` in the current window, as ``#`` comments to copy and edit: the
+    forms of the orders, the position that matters, and examples that are legal now."""
+    from .windows import window
+
+    w = window(s)
+    if w is None:
+        return "# The game is over: no orders.\n"
+    out = [f"# {w.title}"]
+    if s.stage == "placement":
+        rules = s.rules
+        island = sorted(s.tiles, key=label_key)
+        out += [
+            "# Ranked lists, best first; resolved in rounds in seat order "
+            f"({', '.join(s.seats)}).",
+            f"# people: {rules.per_player} island hexes, one per person (repeat a hex for up to "
+            f"{rules.land_capacity} people there).",
+            f"# people {' '.join(island[:rules.per_player])}",
+            f"# ship: sea hexes next to the island for your {s.options.get('ships', 1)} ship(s).",
+        ]
+        coast = [h for h in s.hexmap.labels() if s.is_sea(h)
+                 and any(n in s.tiles for n in s.hexmap.neighbours(h))]
+        out.append(f"# ship {' '.join(coast[:3])}")
+        out.append(f"# monster: empty sea hexes at least {rules.monster_distance} hexes from every "
+                   f"ship, for your sea monster.")
+        far = [h for h in s.hexmap.labels() if s.is_sea(h)
+               and all(s.hexmap.distance(h, i) > rules.monster_distance for i in island)][:3]
+        out.append(f"# monster {' '.join(far)}")
+        return "\n".join(out) + "\n"
+    standing = s.standing.get(role, {})
+    kept = [k for k in s.kept.get(role, []) if k]
+    if role != s.phasing:
+        out.append(f"# It is {s.phasing}'s turn; you may change your standing orders (kept tiles: "
+                   f"{', '.join(kept) or 'none'}).")
+        for tile in ("kill-shark", "kraken-killed"):
+            out.append(f"# standing {tile} {'off' if standing.get(tile) else 'on'}")
+        return "\n".join(out) + "\n"
+    if s.stage == "creature":
+        name = s.pending["face"]
+        face = s.rules.faces[s.rules.face_names.index(name)]
+        out.append(f"# The creature die shows {name}: move one creature of a kind shown, up to its "
+                   f"max move, or none.")
+        for kind in face:
+            cids = sorted((c for c in s.creatures if piece_kind(c) == kind), key=id_key)
+            where = ", ".join(f"{c} in {s.creatures[c]}" for c in cids) or "none on the board"
+            out.append(f"#   {kind} (max {s.rules.max_move[kind]}): {where}")
+        out.append("# creature CREATURE HEX [HEX...]")
+        out.append("# creature stay")
+        return "\n".join(out) + "\n"
+    out.append(f"# Carried out in this order: play (kept tiles), moves as written "
+               f"({s.rules.points} points: each hex entered, boarding, going ashore), sink, the "
+               f"creature die.")
+    mine = [p for p in _people(s) if p.owner == role and p.alive]
+    for p in mine:
+        where = {"land": f"on the tile at {p.hex}", "ship": f"aboard {p.ship} in "
+                 f"{s.ships.get(p.ship)}", "sea": f"swimming in {p.hex}"}[p.where]
+        out.append(f"#   {p.id} {where}")
+    if kept:
+        out.append(f"# Your kept tiles: {', '.join(kept)}")
+        for k in sorted(set(kept)):
+            if k in DIVES:
+                out.append(f"# play {k} {DIVES[k]}N HEX")
+            elif k in KILLS:
+                out.append(f"# play {k} {KILLS[k]}N")
+    out += ["# walk PERSON HEX [HEX...]", "# swim PERSON HEX [with DOLPHIN]",
+            "# board PERSON HEX", "# ashore PERSON SAFE-HEX", "# sail SHIP HEX [HEX...]"]
+    sinkable = s.sinkable()
+    out.append(f"# Tiles you may sink now: {' '.join(sinkable) or 'none'}")
+    out.append(f"# sink {sinkable[0] if sinkable else 'HEX'}")
+    out.append("# Creature die faces: " + ", ".join(f"{i} {n}" for i, n in
+                                                    enumerate(s.rules.face_names, start=1)))
+    for kind in CREATURE_KINDS:
+        cids = sorted((c for c in s.creatures if piece_kind(c) == kind), key=id_key)
+        if cids:
+            out.append(f"#   {kind} (max {s.rules.max_move[kind]}): "
+                       + ", ".join(f"{c} in {s.creatures[c]}" for c in cids))
+    out.append("# if KIND-OR-FACE: CREATURE HEX [HEX...]   or   if KIND-OR-FACE: stay")
+    for tile in ("kill-shark", "kraken-killed"):
+        out.append(f"# standing {tile} {'off' if standing.get(tile) else 'on'}")
+    return "\n".join(out) + "\n"

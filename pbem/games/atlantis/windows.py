@@ -1,0 +1,557 @@
+"""Setup, the order windows, and carrying them out: placement, the player-turn, the short
+creature window (README, "Windows (phases) and what each player sends").
+
+Rulebook sections: *Preparing to Play* 1-4, *The Play*, *People and/or Ships move*, *Part of
+the Island sinks*, *Dice*, *End of game*.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pbem.engine.ruleset import Chance, Problem, Resolution, Window
+
+from .data import SYMBOLS, Rules
+from .maps import check_map
+from .moves import (MOVES, R_DICE, R_SINK, Turn, creature_move, creature_problem, play,
+                    problem, sink_problem)
+from .state import STANDING_TILES, Person, State, piece_kind
+from .table import GameOver, Table
+
+R_PLAY = "Atlantis: The Play"
+R_PREP = {"people": "Atlantis: Preparing to Play 2", "ship": "Atlantis: Preparing to Play 3",
+          "monster": "Atlantis: Preparing to Play 4"}
+
+PLACEMENT_VERBS = ("people", "ship", "monster")
+TURN_VERBS = ("play", "walk", "swim", "board", "ashore", "sail", "sink", "if", "standing")
+CREATURE_VERBS = ("creature", "standing")
+
+
+class SetupError(ValueError):
+    """A game that cannot be set up: wrong number or names of roles, or more pieces needed than
+    the box holds (Contents). The message quotes the input and says what was expected."""
+
+
+def pick(dice, items: list, why: str):
+    """One of ``items`` chosen by ``dice`` (uniformly; no roll when there is one item; None when
+    there is none). Up to 256 items: one die with that many sides; more: base-16 digits drawn
+    with d16 rolls until the number is below the count (rejection, still uniform)."""
+    n = len(items)
+    if n == 0:
+        return None
+    if n == 1:
+        return items[0]
+    if n <= 256:
+        return items[dice.roll(n, why) - 1]
+    while True:
+        value, span = 0, 1
+        while span < n:
+            value = value * 16 + dice.roll(16, why) - 1
+            span *= 16
+        if value < n:
+            return items[value]
+
+
+# -- setup ------------------------------------------------------------------------------------
+
+def setup(roles: list, options: dict, data: dict, hexmap, chance: Chance):
+    """The position before placement (Preparing to Play 1): the island's tiles laid out, the
+    symbols under them and the values under the people dealt face down.
+
+    Public draws (``chance.public``): which centre hex is the city, which outer hexes are sand
+    and which forest. Hidden draws (``chance.hidden``): the symbols under each kind of tile,
+    the values under each role's people. Returns ``(state, events)``. Raises
+    :class:`SetupError` for 0-1 or 5+ roles, repeated or malformed role names, or more ships or
+    sea monsters needed than the box holds; :class:`~pbem.boards.hexmap.MapError` for a map
+    that does not fit (:func:`~pbem.games.atlantis.maps.check_map`).
+    """
+    rules = Rules.from_data(data)
+    roles = list(roles)
+    if not 2 <= len(roles) <= 4:
+        raise SetupError(f"{len(roles)} roles {roles!r}: Escape from Atlantis is for 2 to 4 "
+                         f"players (Contents: 48 people, 12 of each colour)")
+    for r in roles:
+        if not isinstance(r, str) or not re.match(r"^[a-z][a-z_]*$", r):
+            raise SetupError(f"role name {r!r}: expected lower-case letters (people are named "
+                             f"by role and number, such as red3)")
+    if len(set(roles)) != len(roles):
+        raise SetupError(f"roles {roles!r}: each role once")
+    ships = options.get("ships", 1)
+    if ships * len(roles) > rules.pieces["ship"]:
+        raise SetupError(f"ships={ships} for {len(roles)} players needs {ships * len(roles)} "
+                         f"ships: the box holds {rules.pieces['ship']} (Contents)")
+    monsters = rules.monsters_per_player * len(roles)
+    if monsters > rules.pieces["monster"]:
+        raise SetupError(f"{len(roles)} players need {monsters} sea monsters: the box holds "
+                         f"{rules.pieces['monster']} (Contents)")
+    check_map(hexmap, data)
+    s = State(seats=roles, options=dict(options), data=data, hexmap=hexmap, rules=rules)
+    t = Table(s)
+    centre = sorted(hexmap.group("centre"))
+    outer = [h for h in hexmap.hexes("island") if h not in centre]
+    city = pick(chance.public, centre, "island arrangement: which centre hex is the city")
+    outer_kinds = [k for k in rules.sink_order if k != rules.centre_kind
+                   for _ in range(rules.tiles_per_kind[k])]
+    outer_kinds = chance.public.shuffle(outer_kinds, "island arrangement: the outer tiles")
+    s.tiles = {}
+    for h in hexmap.hexes("island"):
+        s.tiles[h] = rules.centre_kind if h in centre else None
+    for h, k in zip(outer, outer_kinds):
+        s.tiles[h] = k
+    s.city = city
+    for kind in rules.sink_order:
+        hexes = [h for h in s.tiles if s.tiles[h] == kind]
+        symbols = [sym for sym in SYMBOLS for _ in range(rules.manifest.get(sym, {}).get(kind, 0))]
+        if (kind == rules.centre_kind and rules.volcano_under_city and "volcano" in symbols):
+            symbols.remove("volcano")
+            hexes.remove(city)
+            s.symbols[city] = "volcano"
+        symbols = chance.hidden.shuffle(symbols, f"symbols under the {kind} tiles")
+        for h, sym in zip(hexes, symbols):
+            s.symbols[h] = sym
+    for role in roles:
+        values = chance.hidden.shuffle(list(rules.values), f"values under {role}'s people")
+        for i, v in enumerate(values, start=1):
+            pid = f"{role}{i}"
+            s.people[pid] = Person(pid, role)
+            s.values[pid] = v
+        s.kept[role] = []
+        s.kept_count[role] = 0
+        s.standing[role] = {tile: False for tile in STANDING_TILES}
+        s.seen[role] = {}
+        s.sank[role] = {}
+    by_kind = {k: [h for h in s.tiles if s.tiles[h] == k] for k in rules.sink_order}
+    t.say("setup", f"Seats in turn order: {', '.join(roles)}. Options: "
+          f"{', '.join(f'{k}={v}' for k, v in sorted(options.items()))}.",
+          seats=roles, options=dict(options))
+    t.say("island", f"The island: the city stands at {city}; "
+          + "; ".join(f"{k} tiles at {', '.join(v)}" for k, v in by_kind.items()) + ".",
+          city=city, tiles=dict(s.tiles))
+    t.say("hidden", "The symbols under the tiles and the values under the people are dealt face "
+          "down by the hidden dice: nobody knows them, their owners included.")
+    return s, t.events
+
+
+# -- windows ----------------------------------------------------------------------------------
+
+def window(s: State) -> Window | None:
+    """Who owes orders now (README, "Windows"); None once the game is over."""
+    if s.stage == "over":
+        return None
+    if s.stage == "placement":
+        return Window(0, "setup", tuple(s.seats), (),
+                      {r: list(PLACEMENT_VERBS) for r in s.seats}, False, True,
+                      "Placement (Preparing to Play 2-4)")
+    others = tuple(r for r in s.seats if r != s.phasing)
+    if s.stage == "turn":
+        verbs = {s.phasing: list(TURN_VERBS)}
+        verbs.update({r: ["standing"] for r in others})
+        return Window(s.turn, s.phasing, (s.phasing,), others, verbs, False, False,
+                      f"Turn {s.turn}: {s.phasing}'s player-turn")
+    verbs = {s.phasing: list(CREATURE_VERBS)}
+    verbs.update({r: ["standing"] for r in others})
+    face = s.pending["face"] if s.pending else "?"
+    return Window(s.turn, f"{s.phasing}-creature", (s.phasing,), others, verbs, True, False,
+                  f"Turn {s.turn}: {s.phasing}'s creature move (the die shows {face})")
+
+
+def cond_kinds(rules: Rules, cond: str) -> tuple | None:
+    """The creature kinds an ``if`` condition allows: a face's kinds for a face name (its kinds
+    in any order: ``shark-or-monster`` is the face ``monster-or-shark``), the kind itself for a
+    kind shown on some face, None for neither."""
+    wanted = set(cond.split("-or-"))
+    for face in rules.faces:
+        if set(face) == wanted:
+            return face if len(face) > 1 else (cond,)
+    if len(wanted) == 1 and any(cond in face for face in rules.faces):
+        return (cond,)
+    return None
+
+
+def _matching(conds: list, face: tuple) -> list:
+    """The conditional lines for a roll showing ``face``: lines naming that face first, then
+    lines naming one kind it shows, each group in the order written (README)."""
+    whole = [o for o in conds if set(o.args["cond"].split("-or-")) == set(face)]
+    kinds = [o for o in conds if o not in whole and o.args["cond"] in face]
+    return whole + kinds
+
+
+def _add(problems: dict, role: str, p: Problem | None) -> None:
+    if p is not None:
+        problems.setdefault(role, []).append(p)
+
+
+def _apply_standing(t: Table, orders_by_role: dict) -> None:
+    s = t.s
+    for role in s.seats:
+        for o in orders_by_role.get(role) or []:
+            if o.verb == "standing":
+                s.standing.setdefault(role, {})[o.args["tile"]] = o.args["on"]
+                state = "on" if o.args["on"] else "off"
+                t.say("standing", f"Your standing order for {o.args['tile']} is now {state}.",
+                      (role,), tile=o.args["tile"], on=o.args["on"])
+
+
+def _advance(t: Table) -> None:
+    s = t.s
+    i = s.seats.index(s.phasing)
+    nxt = (i + 1) % len(s.seats)
+    if nxt == 0:
+        s.turn += 1
+    s.phasing = s.seats[nxt]
+    s.stage = "turn"
+    s.pending = None
+    t.say("next", f"Turn {s.turn}: {s.phasing}'s player-turn.", turn=s.turn, role=s.phasing)
+
+
+# -- placement --------------------------------------------------------------------------------
+
+def _placement_checks(s: State):
+    """``{kind: (bad(h) -> why or None, legal(h) -> bool)}`` for placement entries."""
+    cap = s.rules.land_capacity
+    dist = s.rules.monster_distance
+
+    def off(h):
+        return None if h in s.hexmap else (f"{h} is off the map (columns 01-"
+                                           f"{s.hexmap.columns:02d}, rows 01-{s.hexmap.rows:02d})")
+
+    def bad_person(h):
+        return off(h) or (None if h in s.tiles else f"{h} is not an island tile")
+
+    def bad_ship(h):
+        if off(h):
+            return off(h)
+        if not s.is_sea(h):
+            return f"{h} is not a sea space"
+        if not any(n in s.tiles for n in s.hexmap.neighbours(h)):
+            return f"{h} is not next to the island: ships are placed next to it"
+        return None
+
+    def bad_monster(h):
+        return off(h) or (None if s.is_sea(h) else f"{h} is not a sea space")
+
+    return {
+        "people": (bad_person, lambda h: len(s.on_tile(h)) < cap),
+        "ship": (bad_ship, lambda h: s.empty(h)),
+        "monster": (bad_monster, lambda h: s.empty(h) and all(
+            s.hexmap.distance(h, w) >= dist for w in s.ships.values())),
+    }
+
+
+def check_placement(s: State, role: str, orders: list) -> list:
+    """Problems with ``role``'s placement lists, from the map alone: hexes of the wrong kind,
+    a hex listed more often than a tile holds people, lists shorter than the pieces to place
+    (the die places the rest)."""
+    checks = _placement_checks(s)
+    out = []
+    counts: dict = {}
+    total = {"people": 0, "ship": 0, "monster": 0}
+    cap = s.rules.land_capacity
+    for o in orders:
+        if o.verb not in checks:
+            continue
+        bad, _ = checks[o.verb]
+        for h in o.args["hexes"]:
+            total[o.verb] += 1
+            why = bad(h)
+            if why:
+                out.append(problem(o, R_PREP[o.verb], why))
+                continue
+            if o.verb == "people":
+                counts[h] = counts.get(h, 0) + 1
+                if counts[h] == cap + 1:
+                    out.append(problem(o, "Atlantis: Land Movement",
+                                       f"{h} is listed more than {cap} times: a land tile holds "
+                                       f"{cap} people, so the extra entries are never used"))
+    need = {"people": s.rules.per_player, "ship": s.options.get("ships", 1),
+            "monster": s.rules.monsters_per_player}
+    for kind, n in need.items():
+        if total[kind] < n:
+            out.append(Problem(None, "", R_PREP[kind],
+                               f"{total[kind]} {kind} entr{'y' if total[kind] == 1 else 'ies'} "
+                               f"for {n} piece{'s' if n != 1 else ''}: the die places the rest"))
+    return out
+
+
+def resolve_placement(s: State, orders_by_role: dict, chance: Chance) -> Resolution:
+    """Placement (Preparing to Play 2-4) from ranked lists, in rounds in seat order: each
+    person, then each ship, then each sea monster goes to the first entry left in its owner's
+    list that is legal now; entries found illegal are dropped; when a list runs out the public
+    die picks among the legal hexes."""
+    t = Table(s)
+    problems: dict = {}
+    checks = _placement_checks(s)
+    lists = {}
+    for role in s.seats:
+        orders = orders_by_role.get(role)
+        lists[role] = {"people": [], "ship": [], "monster": []}
+        if orders is None:
+            t.say("nmr", f"{role} sent no placement orders: the die places all of {role}'s "
+                  f"pieces.", role=role)
+            continue
+        for o in orders:
+            if o.verb in lists[role]:
+                lists[role][o.verb].extend((h, o) for h in o.args["hexes"])
+            elif o.verb != "standing":
+                _add(problems, role, problem(o, R_PLAY, "only people, ship and monster orders "
+                                                        "are carried out at placement"))
+
+    def choose(role: str, kind: str, what: str) -> str | None:
+        bad, legal = checks[kind]
+        entries = lists[role][kind]
+        while entries:
+            h, o = entries.pop(0)
+            why = bad(h)
+            if why:
+                _add(problems, role, problem(o, R_PREP[kind], why))
+                continue
+            if legal(h):
+                return h
+        options = [h for h in s.hexmap.labels() if not bad(h) and legal(h)]
+        h = pick(chance.public, options, f"{role}: hex for {what} chosen at random (placement "
+                                         f"list ran out)")
+        if h is not None:
+            t.say("random-place", f"{role}'s {kind} list ran out: the die chooses {h} for "
+                  f"{what}.", role=role, hex=h)
+        return h
+
+    for k in range(1, s.rules.per_player + 1):
+        for role in s.seats:
+            pid = f"{role}{k}"
+            h = choose(role, "people", pid)
+            p = s.people[pid]
+            if h is None:
+                t.say("placed", f"No tile has room for {pid}, who stays out of the game.")
+                p.where = "dead"
+                continue
+            p.where, p.hex = "land", h
+            t.say("placed", f"{role} places {pid} on {h}.", role=role, piece=pid, hex=h)
+    for _ in range(s.options.get("ships", 1)):
+        for role in s.seats:
+            sid = s.next_id("ship")
+            h = choose(role, "ship", f"{role}'s ship")
+            if h is None:
+                t.say("placed", f"No sea hex next to the island is empty: {role} places no ship.")
+                continue
+            t.place_piece("ship", h)
+            t.say("placed", f"{role} places {sid} at {h}.", role=role, piece=sid, hex=h)
+    for _ in range(s.rules.monsters_per_player):
+        for role in s.seats:
+            mid = s.next_id("monster")
+            h = choose(role, "monster", f"{role}'s sea monster")
+            if h is None:
+                t.say("placed", f"No empty sea hex is far enough from every ship: {role} places "
+                      f"no sea monster.")
+                continue
+            t.place_piece("monster", h)
+            t.say("placed", f"{role} places {mid} at {h}.", role=role, piece=mid, hex=h)
+    s.stage = "turn"
+    s.turn = 1
+    s.phasing = s.seats[0]
+    t.say("next", f"Placement is complete. Turn 1: {s.phasing}'s player-turn.", turn=1,
+          role=s.phasing)
+    return Resolution(t.events, problems)
+
+
+# -- the player-turn --------------------------------------------------------------------------
+
+def _random_sink(t: Table, role: str, chance: Chance, why: str) -> None:
+    s = t.s
+    allowed = s.sinkable()
+    if not allowed:
+        t.say("no-sink", f"No tile can sink: {role} sinks nothing.", role=role)
+        return
+    h = pick(chance.public, allowed, f"{role}: tile to sink chosen at random ({why})")
+    t.sink(role, h, f" (chosen by the die: {why})")
+    t.check_end()
+
+
+def _creature_step(t: Table, role: str, conds: list, chance: Chance, problems: dict) -> None:
+    """The creature die (Dice) and the conditional creature orders (README)."""
+    s = t.s
+    rules = s.rules
+    roll = chance.public.roll(len(rules.faces), f"{role}'s creature die, turn {s.turn}")
+    face, name = rules.faces[roll - 1], rules.face_names[roll - 1]
+    s.die = {"role": role, "turn": s.turn, "roll": roll, "face": name}
+    t.say("die", f"{role} rolls {roll} on the creature die: {name.replace('-', ' ')}.",
+          role=role, roll=roll, face=name)
+    if not any(piece_kind(c) in face for c in s.creatures):
+        t.say("no-creature", f"No {' or '.join(face)} is on the board: no creature moves.")
+        return
+    matched = _matching(conds, face)
+    if not matched:
+        s.stage = "creature"
+        s.pending = {"face": name, "roll": roll}
+        t.say("creature-window", f"{role} gave no creature order for {name}: {role} sends one "
+              f"in a short window of its own (creature ... or creature stay).", role=role,
+              face=name)
+        return
+    for o in matched:
+        prob = creature_problem(s, o, cond_kinds(rules, o.args["cond"]) or face)
+        if prob:
+            _add(problems, role, prob)
+            continue
+        creature_move(t, role, o, "")
+        t.check_end()
+        return
+    t.say("no-creature", f"None of {role}'s creature orders for {name} can be carried out: no "
+          f"creature moves.", role=role)
+
+
+def resolve_turn(s: State, orders_by_role: dict, chance: Chance) -> Resolution:
+    """One player-turn (The Play): kept tiles played, movement, the sink, the creature die;
+    standing orders of every role first. NMR: the die sinks a tile, nothing else happens."""
+    t = Table(s)
+    problems: dict = {}
+    role = s.phasing
+    _apply_standing(t, orders_by_role)
+    for other, orders in orders_by_role.items():
+        if other != role:
+            for o in orders or []:
+                if o.verb != "standing":
+                    _add(problems, other, problem(o, R_PLAY, f"it is {role}'s turn: only standing "
+                                                             f"orders count now"))
+    try:
+        orders = orders_by_role.get(role)
+        if orders is None:
+            t.say("nmr", f"{role} sent no orders: no tile is played, nothing moves, the die "
+                  f"chooses the tile to sink, and no creature moves.", role=role)
+            _random_sink(t, role, chance, "no orders")
+            _advance(t)
+            return Resolution(t.events, problems)
+        turn = Turn.begin(s, role)
+        for o in orders:
+            if o.verb == "play":
+                _add(problems, role, play(t, turn, o))
+                t.check_end()
+        for o in orders:
+            if o.verb in MOVES:
+                _add(problems, role, MOVES[o.verb](t, turn, o))
+                t.check_end()
+        sinks = [o for o in orders if o.verb == "sink"]
+        done = False
+        for o in sinks:
+            if done:
+                _add(problems, role, problem(o, R_SINK, "only one tile sinks per turn: this "
+                                                        "order is ignored"))
+                continue
+            prob = sink_problem(s, o)
+            if prob:
+                _add(problems, role, prob)
+                continue
+            done = True
+            t.sink(role, o.args["hex"])
+            t.check_end()
+        if not done:
+            _random_sink(t, role, chance, "no legal sink order")
+        _creature_step(t, role, [o for o in orders if o.verb == "if"], chance, problems)
+        if s.stage == "turn":
+            _advance(t)
+    except GameOver:
+        pass
+    return Resolution(t.events, problems)
+
+
+def resolve_creature(s: State, orders_by_role: dict, chance: Chance) -> Resolution:
+    """The short creature window: the phasing player's ``creature`` orders are tried in order,
+    the first legal one is carried out; none (or no orders): no creature moves."""
+    t = Table(s)
+    problems: dict = {}
+    role = s.phasing
+    _apply_standing(t, orders_by_role)
+    rules = s.rules
+    name = s.pending["face"]
+    face = rules.faces[rules.face_names.index(name)]
+    try:
+        orders = orders_by_role.get(role)
+        lines = [o for o in orders or [] if o.verb == "creature"]
+        if not lines:
+            t.say("nmr", f"{role} sent no creature order: no creature moves.", role=role)
+        else:
+            for o in lines:
+                prob = creature_problem(s, o, face)
+                if prob:
+                    _add(problems, role, prob)
+                    continue
+                s.pending = None
+                creature_move(t, role, o, "")
+                t.check_end()
+                break
+            else:
+                t.say("no-creature", f"None of {role}'s creature orders can be carried out: no "
+                      f"creature moves.", role=role)
+        _advance(t)
+    except GameOver:
+        pass
+    return Resolution(t.events, problems)
+
+
+# -- checking orders when they arrive ---------------------------------------------------------
+
+def check_turn(s: State, role: str, orders: list) -> list:
+    """Problems with the phasing player's turn orders, found by carrying them out on ``s`` (a
+    state holding only what ``role`` knows: see :func:`~pbem.games.atlantis.state.partial`) as
+    far as public information allows: tiles played, moves, whether the sink is legal after
+    them, and each conditional creature order's kind, path and distance after the sink (the
+    symbol under it unknown)."""
+    out: list = []
+    if role != s.phasing:
+        return out
+    t = Table(s, simulate=True)
+    turn = Turn.begin(s, role)
+    rules = s.rules
+    try:
+        for o in orders:
+            if o.verb == "play":
+                _add_list(out, play(t, turn, o))
+        for o in orders:
+            if o.verb in MOVES:
+                _add_list(out, MOVES[o.verb](t, turn, o))
+                t.check_end()
+        sinks = [o for o in orders if o.verb == "sink"]
+        if not sinks:
+            out.append(Problem(None, "", R_SINK, "no sink order: the die will choose the tile "
+                                                 "to sink"))
+        done = False
+        for o in sinks:
+            if done:
+                out.append(problem(o, R_SINK, "only one tile sinks per turn: this order is "
+                                              "ignored"))
+                continue
+            prob = sink_problem(s, o)
+            if prob:
+                out.append(prob)
+                continue
+            done = True
+            t.sink(role, o.args["hex"])
+    except GameOver:
+        return out
+    for o in orders:
+        if o.verb != "if":
+            continue
+        kinds = cond_kinds(rules, o.args["cond"])
+        if kinds is None:
+            out.append(problem(o, R_DICE, f"no face of the creature die shows "
+                                          f"{o.args['cond']}: the faces are "
+                                          f"{', '.join(rules.face_names)}"))
+            continue
+        _add_list(out, creature_problem(s, o, kinds))
+    return out
+
+
+def _add_list(out: list, p: Problem | None) -> None:
+    if p is not None:
+        out.append(p)
+
+
+def check_creature(s: State, role: str, orders: list) -> list:
+    """Problems with ``creature`` orders against the current position and the face rolled."""
+    if role != s.phasing or not s.pending:
+        return []
+    rules = s.rules
+    face = rules.faces[rules.face_names.index(s.pending["face"])]
+    out = []
+    for o in orders:
+        if o.verb == "creature":
+            _add_list(out, creature_problem(s, o, face))
+    return out
