@@ -278,3 +278,30 @@ def test_looks_rewrapped_boundaries():
     assert not looks_rewrapped(line67 + "\nab\n")  # 67 + 1 + 2 = 70: "ab" would have fitted
     assert not looks_rewrapped(line67 + "\nabcd\n")  # 67 + 1 + 4 = 72: fits in 72 columns
     assert looks_rewrapped(line67 + "\nabcde\n")  # 67 + 1 + 5 = 73 > 72
+
+
+def test_detached_ssh_signature_with_words_after_the_orders_in_the_body(tmp_path):
+    """A player pastes the signed file into the body and writes on after it (issue 2: orders in
+    the text body, with a .sig attachment): the judge finds where the signed file ended."""
+    import shutil
+    import subprocess
+
+    import pytest
+
+    if shutil.which("ssh-keygen") is None:
+        pytest.skip("ssh-keygen is not installed")
+    key = tmp_path / "id"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    orders = ("game: atl-7\nturn: 3\nphase: red\nrole: red\nnonce: 00112233445566778899\n"
+              "issued: 2026-11-29T20:15:00Z\n\nwalk red3 0607 0608\n\nsink 0608\n")
+    (tmp_path / "o.txt").write_text(orders)
+    subprocess.run(["ssh-keygen", "-q", "-Y", "sign", "-f", str(key), "-n", "pbem-orders",
+                    str(tmp_path / "o.txt")], check=True)
+    sig = (tmp_path / "o.txt.sig").read_bytes()
+    body = "Hi ref,\n\n" + orders + "\nThanks, and good luck to all!\n\nAnna\n"
+    found = find_signed([("body", body)], [("o.txt.sig", sig)])
+    assert len(found) == 1 and isinstance(found[0], Signed)
+    assert found[0].text == orders.rstrip("\n")
+    # and words changed inside the orders still fail
+    found = find_signed([("body", body.replace("0608\n\nsink", "0609\n\nsink"))], [("o.txt.sig", sig)])
+    assert not isinstance(found[0], Signed)

@@ -204,9 +204,13 @@ def _orders_from_header(text: str) -> str | None:
     return text[m.start():] if m else None
 
 
+MAX_PARAGRAPHS = 32
+"""How many paragraph ends of a body are tried as the end of a detached-signed order file."""
+
+
 def _body_orders(text: str) -> list[str]:
     """The orders in a body for a detached signature: from the first ``game:`` line up to the
-    first quoted line, ``-- `` separator or end; when a reply's attribution line ("On ...,
+    first quoted line, ``-- `` separator or end, then the same cut at each paragraph end; when a reply's attribution line ("On ...,
     X wrote:") stands just before the quote, also the text without it. Empty without ``game:``.
     """
     start = _orders_from_header(text)
@@ -222,6 +226,11 @@ def _body_orders(text: str) -> list[str]:
             break
         kept.append(line)
     regions = ["".join(line + "\n" for line in kept)]
+    # A player may write on after the orders ("Thanks!", a signature without "-- "): the signed
+    # file then ends at one of the blank lines, so each paragraph end is tried, longest first.
+    cuts = [i for i in range(1, len(kept)) if not kept[i].strip() and kept[i - 1].strip()]
+    for i in reversed(cuts[:MAX_PARAGRAPHS]):
+        regions.append("".join(line + "\n" for line in kept[:i]))
     if stopped_at_quote:
         while kept and not kept[-1].strip():
             kept.pop()
