@@ -47,6 +47,7 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
     report's text.
     """
     from pbem.reports.render import render_html, render_text
+    from pbem.reports.svgmap import map_for
 
     rs, state, game = ctx.ruleset, ctx.state, ctx.game
     window = Window.from_json(json.loads(next_phase.window_json)) if next_phase else None
@@ -88,7 +89,7 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
             problems=problems.get(reader, []), reported=reported_ctx, next_window=next_ctx,
             template=template, outcome=outcome_ctx, setup=setup, now=now)
         text = render_text(game.ruleset, context)
-        html = render_html(game.ruleset, context)
+        html = render_html(game.ruleset, dict(context, svg=map_for(game.ruleset, view)))
         owner = reader if player else "public"
         for fmt, body in (("text", text), ("html", html)):
             blob = ctx.sealer.seal(game.id, owner, f"report:{seq}:{fmt}", 0, body.encode())

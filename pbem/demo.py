@@ -1,0 +1,206 @@
+"""``pbem demo``: a complete game by mail, played by random-legal-order players.
+
+Everything goes through the real path: a referee home is initialised, each player gets a key
+pair (the last one an OpenSSH key used through the real ``ssh-keygen -Y sign`` when that program
+is installed), every window's orders are chosen from the player's own view by the ruleset's
+random legal player, signed, wrapped in MIME mail the way clients send it (plain,
+quoted-printable, format=flowed, an attachment, an SSH signature attachment), written as .eml
+files, ingested, and processed. At the end the folder holds every player's reports (text and
+HTML), the outgoing mail, the incoming mail and the public log, verified.
+
+With ``seed`` the game is reproducible: the referee's dice seeds, the players' keys, nonces and
+choices all derive from it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import shutil
+import subprocess
+import tempfile
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from pbem.mail.clients import FORMS, order_mail
+
+SSH_KEYGEN = "ssh-keygen"
+
+
+class SeededEntropy:
+    """Deterministic bytes from a seed (sha256 in counter mode): the demo's stand-in for the
+    operating system's randomness when a reproducible game is asked for. Never used otherwise."""
+
+    def __init__(self, seed: int, label: str = "referee"):
+        self.prefix = f"pbem-demo/{label}/{seed}/".encode()
+        self.counter = 0
+
+    def __call__(self, n: int) -> bytes:
+        out = b""
+        while len(out) < n:
+            out += hashlib.sha256(self.prefix + str(self.counter).encode()).digest()
+            self.counter += 1
+        return out[:n]
+
+
+class Clock:
+    """A clock the demo moves forward by hand (UTC)."""
+
+    def __init__(self, start: datetime):
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, hours: float) -> None:
+        self.now += timedelta(hours=hours)
+
+
+def _ssh_player_key(folder: Path, role: str, entropy) -> tuple[Path, str] | None:
+    """An OpenSSH ed25519 key file for ``role`` (from ``entropy``), if ssh-keygen is here."""
+    if shutil.which(SSH_KEYGEN) is None:
+        return None
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    key = Ed25519PrivateKey.from_private_bytes(entropy(32))
+    path = folder / f"{role}_ed25519"
+    path.write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                       serialization.PrivateFormat.OpenSSH,
+                                       serialization.NoEncryption()))
+    path.chmod(0o600)
+    public = key.public_key().public_bytes(serialization.Encoding.OpenSSH,
+                                           serialization.PublicFormat.OpenSSH).decode()
+    pub_path = folder / f"{role}_ed25519.pub"
+    pub_path.write_text(f"{public} {role}@demo\n")
+    return path, public
+
+
+def ssh_sign(text: str, key_path: Path, workdir: Path) -> bytes:
+    """Sign ``text`` (written with LF line ends and a final newline) with the real
+    ``ssh-keygen -Y sign -n pbem-orders``; returns the armored signature file's bytes."""
+    target = workdir / "orders.txt"
+    target.write_text(text.rstrip("\n") + "\n", encoding="utf-8")
+    sig = workdir / "orders.txt.sig"
+    sig.unlink(missing_ok=True)
+    subprocess.run([SSH_KEYGEN, "-q", "-Y", "sign", "-f", str(key_path), "-n", "pbem-orders",
+                    str(target)], check=True, capture_output=True)
+    return sig.read_bytes()
+
+
+def run_demo(ruleset_name: str = "atlantis", *, players: int = 3, out_dir: Path | None = None,
+             seed: int | None = None, echo=None) -> dict:
+    """Play one game to the end (see module docstring). Returns ``{"out", "game", "phases",
+    "mails", "winners", "log", "verified"}``."""
+    import secrets
+
+    from pbem.crypto.envelope import sign_text
+    from pbem.crypto.keys import PrivateKey
+    from pbem.engine import registry
+    from pbem.engine.creation import GameSpec, PlayerSpec
+    from pbem.engine.headers import fill_header, format_time
+    from pbem.engine.home import Home
+    from pbem.engine.service import Referee
+    from pbem.mail.sources import iter_messages
+    from pbem.verify import verify_log
+
+    say = echo or (lambda *_: None)
+    rs = registry.get(ruleset_name)
+    if not rs.min_roles <= players <= rs.max_roles:
+        raise ValueError(f"{rs.title} takes {rs.min_roles} to {rs.max_roles} players")
+    out = Path(out_dir) if out_dir else Path(tempfile.mkdtemp(prefix="pbem-demo-"))
+    for sub in ("keys", "mail-in", "mail-out", "reports", "work"):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+    entropy = SeededEntropy(seed) if seed is not None else secrets.token_bytes
+    player_entropy = SeededEntropy(seed, "players") if seed is not None else secrets.token_bytes
+    rng = random.Random(seed)
+    clock = Clock(datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc) if seed is not None
+                  else datetime.now(timezone.utc).replace(microsecond=0))
+    referee = Referee(Home(out / "home"), clock=clock, entropy=entropy)
+    referee.init()
+
+    roles = list(rs.role_names[:players])
+    keys, seats = {}, []
+    ssh_role = roles[-1]
+    for role in roles:
+        ssh = _ssh_player_key(out / "keys", role, player_entropy) if role == ssh_role else None
+        if ssh is not None:
+            keys[role] = ("ssh", ssh[0])
+            seats.append(PlayerSpec(role, f"{role}@players.example", ssh[1], str(ssh[0]) + ".pub"))
+            continue
+        key = PrivateKey(player_entropy(32), role)
+        public = key.public_key().pbem_line() + "\n"
+        (out / "keys" / f"{role}.key").write_text(key.pbem_text())
+        (out / "keys" / f"{role}.key").chmod(0o600)
+        (out / "keys" / f"{role}.pub").write_text(public)
+        keys[role] = ("pbem", key)
+        seats.append(PlayerSpec(role, f"{role}@players.example", public, f"{role}.pub"))
+    game_id = f"{ruleset_name[:3]}-demo"
+    created = referee.new_game(GameSpec(ruleset=ruleset_name, game_id=game_id,
+                                        players=tuple(seats), options={},
+                                        referee_address="referee@judge.example"))
+    say(f"game {game_id} created ({rs.title}, players {', '.join(roles)}); "
+        f"setup report {created['report_path']}")
+
+    mails = phases = 0
+    form_cycle = 0
+    for _ in range(10_000):
+        status = referee.status(game_id)[0]
+        window = status["window"]
+        if window is None:
+            break
+        senders = list(window["owed"])
+        senders += [r for r in window["optional"] if rng.random() < 0.15]
+        new_files = []
+        for role in senders:
+            view, win = referee.view_and_window(game_id, role)
+            body = rs.bot_orders(view, win, role, rng)
+            header = (f"game: {game_id}\nturn: {win.turn}\nphase: {win.phase}\nrole: {role}\n"
+                      f"nonce: {player_entropy(16).hex()}\nissued: {format_time(clock())}\n")
+            text = fill_header(header + "\n" + body, clock())
+            kind, key = keys[role]
+            form = FORMS[form_cycle % len(FORMS)]
+            form_cycle += 1
+            if kind == "ssh":
+                sig = ssh_sign(text, key, out / "work")
+                raw = order_mail(form if form != "attachment" else "plain",
+                                 sender=f"{role}@players.example", to="referee@judge.example",
+                                 subject=f"{game_id} turn {win.turn} {win.phase}",
+                                 signed=text, sig=sig, date=clock())
+            else:
+                raw = order_mail(form, sender=f"{role}@players.example",
+                                 to="referee@judge.example",
+                                 subject=f"{game_id} turn {win.turn} {win.phase}",
+                                 signed=sign_text(text, key), date=clock())
+            mails += 1
+            path = out / "mail-in" / f"{mails:05d}-{role}-{win.turn}-{win.phase}.eml"
+            path.write_bytes(raw)
+            new_files.append(str(path))
+        clock.advance(2)
+        for v in referee.ingest(iter_messages(new_files)):
+            if v.status != "accepted":
+                raise RuntimeError(f"demo orders were not accepted: {v.summary()}")
+        done = referee.process(game_id)
+        phases += len(done)
+        for d in done:
+            say(f"  {d.phase} resolved" + (" — game over" if d.ended else ""))
+        if not done:
+            raise RuntimeError(f"demo stalled in window {window['phase_id']}")
+        clock.advance(1)
+
+    referee.outbox(out / "mail-out")
+    for item in referee.all_reports(game_id):
+        folder = out / "reports" / (item["role"] if item["role"] != "*" else "public")
+        folder.mkdir(parents=True, exist_ok=True)
+        ext = "txt" if item["fmt"] == "text" else "html"
+        (folder / f"{item['seq']:03d}-{item['phase']}.{ext}").write_text(item["body"],
+                                                                         encoding="utf-8")
+    log_path = referee.export_log(game_id, out / f"{game_id}.jsonl")
+    with log_path.open(encoding="utf-8") as f:
+        check = verify_log(f, source=str(log_path))
+    say(check.summary())
+    winners = referee.status(game_id)[0]
+    outcome = referee.outcome(game_id)
+    return {"out": str(out), "game": game_id, "phases": phases, "mails": mails,
+            "winners": list(outcome["winners"]) if outcome else [], "log": str(log_path),
+            "verified": check.ok, "status": winners["status"]}

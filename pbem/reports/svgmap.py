@@ -1,0 +1,81 @@
+"""An SVG hex map for the HTML report: geometry from :mod:`pbem.boards.pixels`, what to draw
+in each hex from a per-game cell function over the reader's view (so the map shows exactly
+what the view shows, nothing else).
+
+A cell is ``{"fill": "#rrggbb", "marks": [short strings], "title": "tooltip"}``.
+"""
+
+from __future__ import annotations
+
+HEX_SIZE = 22
+"""Circumradius of a drawn hex, in pixels."""
+
+SEA = "#cfe6fa"
+
+
+def svg_context(hexmap, cells: dict, size: float = HEX_SIZE) -> dict:
+    """The ``svg`` context of templates/map.svg.j2: width, height, size and one entry per hex
+    ``{"label", "points", "x", "y", "fill", "marks", "title"}``."""
+    from pbem.boards.pixels import hex_center, hex_corners, map_size
+
+    width, height = map_size(hexmap, size)
+    hexes = []
+    for label in hexmap.labels():
+        cell = cells.get(label, {})
+        x, y = hex_center(hexmap, label, size)
+        points = " ".join(f"{cx:.1f},{cy:.1f}" for cx, cy in hex_corners(hexmap, label, size))
+        hexes.append({"label": label, "points": points, "x": round(x, 1), "y": round(y, 1),
+                      "fill": cell.get("fill", SEA), "marks": cell.get("marks", []),
+                      "title": cell.get("title", "")})
+    return {"width": round(width, 1), "height": round(height, 1), "size": size, "hexes": hexes}
+
+
+def atlantis_cells(view: dict) -> tuple[object, dict]:
+    """(HexMap, cells) for an Escape from Atlantis view (pbem.games.atlantis ``view``)."""
+    from pbem.boards.hexmap import HexMap
+
+    hexmap = HexMap.from_dict(view["map"])
+    fills = {"sand": "#f1e0a0", "forest": "#9ccc84", "fortress": "#b9b0a6", "city": "#d8a3a3"}
+    cells: dict = {}
+    for label in hexmap.labels():
+        if hexmap.terrain(label) == "safe":
+            cells[label] = {"fill": "#e9c46a", "marks": [], "title": "safe island"}
+    for label, kind in view["tiles"].items():
+        kind = "city" if label == view.get("city") else kind
+        cells[label] = {"fill": fills.get(kind, "#ddd"), "marks": [], "title": kind}
+    people: dict = {}
+    for pid, p in view["people"].items():
+        if p["where"] in ("land", "sea", "safe") and p.get("hex"):
+            people.setdefault(p["hex"], {}).setdefault(p["owner"], 0)
+            people[p["hex"]][p["owner"]] += 1
+    for label, by_owner in people.items():
+        cell = cells.setdefault(label, {"fill": SEA, "marks": [], "title": "sea"})
+        cell["marks"].append(" ".join(f"{o[0]}{n}" for o, n in sorted(by_owner.items())))
+    for ship, label in view["ships"].items():
+        crew = [pid for pid, p in view["people"].items() if p.get("ship") == ship]
+        cell = cells.setdefault(label, {"fill": SEA, "marks": [], "title": "sea"})
+        cell["marks"].append(f"B{len(crew)}" if crew else "B")
+        cell["title"] += f"; {ship}" + (f" ({', '.join(crew)})" if crew else "")
+    abbrev = {"shark": "^", "kraken": "K", "monster": "M", "dolphin": "D"}
+    for creature, label in view["creatures"].items():
+        kind = creature.rstrip("0123456789")
+        cell = cells.setdefault(label, {"fill": SEA, "marks": [], "title": "sea"})
+        cell["marks"].append(abbrev.get(kind, kind[:1]))
+        cell["title"] += f"; {creature}"
+    for cell in cells.values():
+        if len(cell["marks"]) > 2:
+            cell["marks"] = [cell["marks"][0], " ".join(cell["marks"][1:])]
+    return hexmap, cells
+
+
+CELLS = {"atlantis": atlantis_cells}
+"""Per-ruleset cell functions; a ruleset without one gets no SVG map."""
+
+
+def map_for(ruleset: str, view: dict) -> dict | None:
+    """The ``svg`` context for a reader's view, or None when the game draws no SVG map."""
+    fn = CELLS.get(ruleset)
+    if fn is None or "map" not in view:
+        return None
+    hexmap, cells = fn(view)
+    return svg_context(hexmap, cells)
