@@ -117,6 +117,12 @@ def run_demo(ruleset_name: str = "atlantis", *, players: int = 3, out_dir: Path 
     clock = Clock(datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc) if seed is not None
                   else datetime.now(timezone.utc).replace(microsecond=0))
     referee = Referee(Home(out / "home"), clock=clock, entropy=entropy)
+    if seed is not None:  # a reproducible demo needs a reproducible referee key too
+        from pbem.crypto.keys import create_master_key
+
+        (out / "home").mkdir(parents=True, exist_ok=True)
+        if not referee.home.master_key_path.exists():
+            create_master_key(referee.home.master_key_path, SeededEntropy(seed, "master")(32))
     referee.init()
 
     roles = list(rs.role_names[:players])

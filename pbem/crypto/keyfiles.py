@@ -74,15 +74,19 @@ def write_public_file(path: str | os.PathLike[str], text: str) -> None:
     _write_new_file(path, text, 0o644)
 
 
-def create_master_key(path: str | os.PathLike[str]) -> bytes:
+def create_master_key(path: str | os.PathLike[str], key: bytes | None = None) -> bytes:
     """Create the referee master key file at ``path`` (conventionally :data:`MASTER_KEY_FILE`).
 
-    Draws 32 bytes from ``secrets.token_bytes``, writes a ``#`` header line and their base64 on
+    Draws 32 bytes from ``secrets.token_bytes`` (or takes ``key``, 32 bytes, for a
+    reproducible demo or test), writes a ``#`` header line and their base64 on
     the next line with mode 0600 (:func:`write_secret_file`), and returns the 32 bytes. Raises
     :class:`KeyExistsError` if the file exists: replacing a master key would make every sealed
     secret unreadable.
     """
-    key = secrets.token_bytes(32)
+    if key is None:
+        key = secrets.token_bytes(32)
+    if len(key) != 32:
+        raise ValueError(f"a master key is 32 bytes, not {len(key)}")
     write_secret_file(path, f"{MASTER_KEY_HEADER}\n{base64.b64encode(key).decode('ascii')}\n")
     return key
 
