@@ -6,6 +6,7 @@ Create Date: 2026-11-29
 """
 from alembic import op
 import sqlalchemy as sa
+import sqlmodel  # noqa: F401
 
 
 revision = '0001_initial'
@@ -67,7 +68,8 @@ def upgrade() -> None:
     sa.Column('subject', sa.String(), nullable=False),
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('sent_at', sa.DateTime(timezone=True), nullable=True),
-    sa.Column('blob', sa.LargeBinary(), nullable=False),
+    sa.Column('report_seq', sa.Integer(), nullable=True),
+    sa.Column('blob', sa.LargeBinary(), nullable=True),
     sa.PrimaryKeyConstraint('id')
     )
     with op.batch_alter_table('outbox', schema=None) as batch_op:

@@ -98,7 +98,7 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
         if player is None:
             public_text = text
             continue
-        _queue_report(ctx, player, context, text, html, now)
+        _queue_report(ctx, player, context, seq, now)
     return public_text
 
 
@@ -116,16 +116,22 @@ def report_subject(game_id: str, title: str, reported: dict | None, next_window:
     return f"[{game_id}] {title}: {what} for {role}; {tail}"
 
 
-def _queue_report(ctx, player, context, text: str, html: str, now: datetime) -> None:
-    from pbem.mail.compose import compose
-
+def _queue_report(ctx, player, context, seq: int, now: datetime) -> None:
+    """Queue the report of phase ``seq`` for ``player``; it is composed when delivered."""
     game = ctx.game
     subject = report_subject(game.id, game.title, context["reported"], context["next"],
                              player.role)
-    data = compose(sender=game.referee_address, to=player.email, subject=subject, text=text,
-                   html=html, date=now)
-    queue_mail(ctx.session, ctx.sealer, game_id=game.id, owner=player.role, kind="report",
-               to=player.email, subject=subject, data=data, now=now)
+    ctx.session.add(Outbox(game_id=game.id, owner=player.role, kind="report",
+                           to_addr=player.email, subject=subject, created_at=now,
+                           report_seq=seq))
+
+
+def compose_report(game, row, text: str, html: str) -> bytes:
+    """The mail of a queued report (Outbox ``row``): text body, HTML attachment."""
+    from pbem.mail.compose import compose
+
+    return compose(sender=game.referee_address, to=row.to_addr, subject=row.subject, text=text,
+                   html=html, date=row.created_at)
 
 
 def queue_mail(session, sealer, *, game_id: str | None, owner: str, kind: str, to: str,

@@ -195,18 +195,31 @@ class Referee:
         return path
 
     def outbox(self, folder: Path) -> list[Path]:
-        """Write every queued message to ``folder`` as an .eml file and mark it sent."""
+        """Write every queued message to ``folder`` as an .eml file and mark it sent.
+        Reports are composed here from the stored (sealed) report of their phase."""
+        from pbem.engine.publish import compose_report
         from pbem.mail.outbox import write_eml
         from pbem.store import repo
 
         written, ids = [], []
         with self.db.read() as s:
             pending = repo.unsent_mail(s)
-        for row in pending:
-            data = self.sealer.open(row.game_id or "-", row.owner, f"mail:{row.kind}", 0, row.blob)
-            hint = f"{row.game_id or 'judge'}-{row.kind}-{row.owner}"
-            written.append(write_eml(Path(folder), hint, data, now=row.created_at))
-            ids.append(row.id)
+            games = {g.id: g for g in repo.list_games(s)}
+            for row in pending:
+                if row.kind == "report":
+                    parts = {}
+                    for fmt in ("text", "html"):
+                        rep = repo.get_report(s, row.game_id, row.owner, fmt, row.report_seq)
+                        parts[fmt] = self.sealer.open(row.game_id, row.owner,
+                                                      f"report:{row.report_seq}:{fmt}", 0,
+                                                      rep.blob).decode()
+                    data = compose_report(games[row.game_id], row, parts["text"], parts["html"])
+                else:
+                    data = self.sealer.open(row.game_id or "-", row.owner, f"mail:{row.kind}", 0,
+                                            row.blob)
+                hint = f"{row.game_id or 'judge'}-{row.kind}-{row.owner}"
+                written.append(write_eml(Path(folder), hint, data, now=row.created_at))
+                ids.append(row.id)
         with self.db.write() as s:
             repo.mark_sent(s, ids, self.clock())
         return written

@@ -30,11 +30,22 @@ def svg_context(hexmap, cells: dict, size: float = HEX_SIZE) -> dict:
     return {"width": round(width, 1), "height": round(height, 1), "size": size, "hexes": hexes}
 
 
-def atlantis_cells(view: dict) -> tuple[object, dict]:
-    """(HexMap, cells) for an Escape from Atlantis view (pbem.games.atlantis ``view``)."""
+_maps: dict = {}
+
+
+def _hexmap(d: dict):
+    """The HexMap of a view's ``map`` dict, built once per map digest."""
     from pbem.boards.hexmap import HexMap
 
-    hexmap = HexMap.from_dict(view["map"])
+    key = d.get("digest")
+    if key not in _maps:
+        _maps[key] = HexMap.from_dict(d)
+    return _maps[key]
+
+
+def atlantis_cells(view: dict) -> tuple[object, dict]:
+    """(HexMap, cells) for an Escape from Atlantis view (pbem.games.atlantis ``view``)."""
+    hexmap = _hexmap(view["map"])
     fills = {"sand": "#f1e0a0", "forest": "#9ccc84", "fortress": "#b9b0a6", "city": "#d8a3a3"}
     cells: dict = {}
     for label in hexmap.labels():

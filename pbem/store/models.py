@@ -158,7 +158,9 @@ class Report(SQLModel, table=True):
 
 
 class Outbox(SQLModel, table=True):
-    """Mail waiting to be delivered, sealed for its reader (``owner``)."""
+    """Mail waiting to be delivered. Receipts and rejections are stored composed and sealed for
+    their reader (``owner``); a report is composed when delivered, from the stored report of
+    ``report_seq`` (so adjudication does not pay for MIME encoding)."""
 
     __tablename__ = "outbox"
 
@@ -170,7 +172,8 @@ class Outbox(SQLModel, table=True):
     subject: str
     created_at: datetime
     sent_at: Optional[datetime] = Field(default=None, index=True)
-    blob: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    report_seq: Optional[int] = None
+    blob: Optional[bytes] = Field(default=None, sa_column=Column(LargeBinary))
 
 
 class LogLine(SQLModel, table=True):
