@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.games.atlantis import ruleset
-from test_atlantis_helpers import position, problems, public_texts, run, texts, where
+from test_atlantis_helpers import orders, position, problems, public_texts, run, texts, where
 
 SINK = "\nsink 0804"
 
@@ -328,3 +328,27 @@ def test_boarding_an_unmanned_ship_beside_a_kraken_mans_it_and_the_kraken_sinks_
     t = texts(res)
     assert t.index("red1 boards ship1 in 0404 from the tile at 0405.") < t.index(
         "kraken1 sinks ship1 at 0404; red1 is now swimming there.")
+
+
+def test_a_condition_naming_a_kind_twice_is_that_kind():
+    """Dice: 'Move one of the indicated creatures'. `if shark-or-shark:` names the Shark face
+    (its kinds in any order, README), so the line moves a shark - it was refused before as
+    moving a 'shark-or-shark'."""
+    s = position(creatures={"shark1": "0304"})
+    body = "if shark-or-shark: shark1 0303" + SINK
+    assert ruleset.check(s, "red", orders("red", body, s)) == []
+    res, _ = run(s, body, rolls=[2])
+    assert problems(res, "red") == [] and s.creatures == {"shark1": "0303"}
+
+
+def test_many_conditional_lines_keep_their_order():
+    """README (Dice, conditional orders): face lines first, then kind lines, each in the order
+    written - also with hundreds of lines (the matching is linear, not quadratic: see the
+    review notes; bench numbers are not asserted here)."""
+    s = position(creatures={"shark1": "0304", "monster1": "0306"})
+    lines = ["if shark: shark1 0405"] * 300 + ["if shark: shark1 0303"] + \
+            ["if monster-or-shark: monster1 0406"] * 300 + ["if monster-or-shark: monster1 0305"]
+    res, _ = run(s, "\n".join(lines) + SINK, rolls=[4])
+    why = problems(res, "red")
+    assert len(why) == 300 and all("0406 is not a sea space" in w for w in why)
+    assert s.creatures == {"shark1": "0304", "monster1": "0305"}

@@ -10,7 +10,8 @@ Every test sinks 0804 (a sand tile far from the action, hiding a kept tile).
 
 from __future__ import annotations
 
-from test_atlantis_helpers import position, problems, public_texts, run, texts, where
+from pbem.games.atlantis import ruleset
+from test_atlantis_helpers import orders, position, problems, public_texts, run, texts, where
 
 SINK = "\nsink 0804"
 
@@ -223,7 +224,6 @@ def test_owner_sees_the_value_of_a_person_moved_and_only_the_owner():
 def test_a_transcribed_map_can_limit_the_nearly_safe_spaces():
     """The Safe Islands: 'the spaces between the red coral reefs' - a map's group nearly-safe
     (docs/maps.md) lists them; then only those lead ashore."""
-    from pbem.games.atlantis import ruleset
     from pbem.games.atlantis.maps import stand_in_text
 
     text = stand_in_text() + '\nnearly-safe = ["0102"]\n'
@@ -233,3 +233,99 @@ def test_a_transcribed_map_can_limit_the_nearly_safe_spaces():
     assert problems(res, "red") == [
         "red2 is in 0201, which is not a nearly safe space next to 0101"]
     assert where(s, "red1") == "safe:0101"
+
+
+# -- rulebook sentences found untested or unimplemented in review --------------------------------
+
+def test_moves_happen_before_the_sink_wherever_the_sink_line_stands():
+    """The Play: each turn the player '1. Moves his people and/or ships. 2. Removes an island
+    tile.'; Part of the Island sinks: 'After the phasing player takes his three moves, he picks an
+    island tile to sink.' A person who walks off a tile is not on it when it sinks, even when the
+    sink line is written first."""
+    s = position(people={"red1": "land:0405"})
+    res, _ = run(s, "sink 0405\nwalk red1 0506", rolls=[2])
+    assert problems(res, "red") == []
+    assert where(s, "red1") == "land:0506" and "0405" not in s.tiles
+    t = texts(res)
+    assert t.index("red1 walks from 0405 to 0506.") < t.index("red sinks the sand tile at 0405.")
+
+
+def test_climbing_on_board_costs_one_of_the_three_moves():
+    """Swimming people: 'Climbing on board counts as one of a player's three moves. The ship can
+    be moved after the swimmer climbs on board if the player still has moves left.' Boarding
+    takes 1 of the 3, so the ship has 2 left, not 3."""
+    s = position(people={"red1": "sea:0304"}, ships={"ship1": "0304"})
+    res, _ = run(s, "board red1 0304\nsail ship1 0303 0302 0301" + SINK)
+    assert problems(res, "red") == ["this needs 3 movement points and 2 are left (three spaces "
+                                    "a turn in all)"]
+    assert where(s, "red1") == "ship:ship1" and s.ships["ship1"] == "0304"
+
+
+def test_many_swimmers_can_occupy_a_single_hex():
+    """Swimming people: 'Many swimmers can occupy a single hex.' (unlike a land tile's 3 and a
+    ship's 3): a fifth swimmer joins four others."""
+    s = position(people={"red1": "sea:0304", "red2": "sea:0304", "green1": "sea:0304",
+                         "green2": "sea:0304", "red3": "sea:0303"})
+    res, _ = run(s, "swim red3 0304" + SINK)
+    assert problems(res, "red") == []
+    assert sum(1 for p in s.people.values() if p.where == "sea" and p.hex == "0304") == 5
+
+
+def test_ships_share_spaces_with_dolphins_and_creatures_enter_occupied_spaces():
+    """Ship Movement: 'A ship can be in a space with a shark or a dolphin without effect';
+    Dolphins: 'Dolphins may be in the same space as ships'; Important: 'Sea creatures may move
+    onto any sea spaces including those with other figures.'"""
+    s = position(people={"red1": "ship:ship1"}, ships={"ship1": "0303"},
+                 creatures={"dolphin1": "0304", "shark1": "0305", "kraken1": "0203"})
+    res, _ = run(s, "sail ship1 0304\nif shark: shark1 0304" + SINK, rolls=[2])
+    assert problems(res, "red") == []
+    assert s.ships == {"ship1": "0304"} and where(s, "red1") == "ship:ship1"
+    assert s.creatures["shark1"] == "0304" and s.creatures["dolphin1"] == "0304"
+
+
+def test_the_dolphin_stays_on_the_nearly_safe_space_until_the_next_turn():
+    """The Safe Islands: 'If one of your swimmers as well as a dolphin reaches the "nearly safe
+    space" and goes ashore, the dolphin remains on the "nearly safe space". It may be moved away
+    only on the next turn. (Yours or another player's).' 0102 is a nearly safe space of 0101;
+    0103 is sea next to it. In the turn red1 goes ashore, neither red2 (swimming with it) nor
+    the creature die may move dolphin1; in green's turn, the die may."""
+    s = position(people={"red1": "sea:0102", "red2": "sea:0102"},
+                 creatures={"dolphin1": "0102"})
+    body = "ashore red1 0101\nswim red2 0103 with dolphin1\nif dolphin: dolphin1 0103" + SINK
+    receipt = [p.why for p in ruleset.check(s, "red", orders("red", body, s))]
+    held = ("dolphin1 stays on the nearly safe space 0102 until the next turn: a swimmer went "
+            "ashore from there this turn")
+    assert receipt == [held, held]
+    res, _ = run(s, body, rolls=[5])
+    assert problems(res, "red") == [held, held]
+    assert where(s, "red1") == "safe:0101" and where(s, "red2") == "sea:0102"
+    assert s.creatures["dolphin1"] == "0102"
+    # the only dolphin cannot move: no creature moves, and no creature window opens
+    assert s.stage == "turn" and s.phasing == "green"
+    res, _ = run(s, "if dolphin: dolphin1 0103\nsink 0405", rolls=[5])
+    assert problems(res, "green") == [] and s.creatures["dolphin1"] == "0103"
+    # no creature line at all: the only dolphin is held, so no creature window opens either
+    s = position(people={"red1": "sea:0102"}, creatures={"dolphin1": "0102"})
+    res, _ = run(s, "ashore red1 0101" + SINK, rolls=[5])
+    assert s.stage == "turn" and s.phasing == "green" and s.held == []
+    assert ("dolphin1 is held on a nearly safe space until the next turn (The Safe Islands): "
+            "no creature moves.") in texts(res)
+    assert "dolphin1 stays on the nearly safe space 0102 until the next turn." in \
+        public_texts(res)
+
+
+def test_the_held_dolphin_is_remembered_in_the_creature_window():
+    """The Safe Islands (as above), when the die's face has no matching line and the short
+    creature window opens: the hold is part of the stored public state and ends with the
+    player-turn."""
+    s = position(people={"red1": "sea:0102"}, creatures={"dolphin1": "0102", "kraken1": "0304"})
+    run(s, "ashore red1 0101" + SINK, rolls=[1])              # dolphin or kraken: no line
+    assert s.stage == "creature"
+    s = ruleset.load(ruleset.dump(s))
+    assert ruleset.view(s, "*")["held"] == ["dolphin1"]
+    res, _ = run(s, "creature dolphin1 0103\ncreature kraken1 0303")
+    assert problems(res, "red") == [
+        "dolphin1 stays on the nearly safe space 0102 until the next turn: a swimmer went "
+        "ashore from there this turn"]
+    assert s.creatures == {"dolphin1": "0102", "kraken1": "0303"}
+    assert s.phasing == "green" and s.held == []

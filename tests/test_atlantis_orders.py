@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from pbem.engine.ruleset import Window
 from pbem.games.atlantis import ruleset
 from pbem.games.atlantis.windows import CREATURE_VERBS, PLACEMENT_VERBS, TURN_VERBS
@@ -135,3 +138,44 @@ def test_aliases_and_case():
     assert problems == []
     assert orders[0].args["tile"] == "kill-shark"
     assert orders[1].args == {"cond": "monster-or-shark", "creature": None, "path": []}
+
+
+def test_words_may_be_separated_by_tabs_and_no_break_spaces():
+    """README 'Names in orders': words are separated by spaces - mail clients also send tabs
+    and no-break spaces (U+00A0) between words; both count as spaces."""
+    orders, problems = parse("sink\t0608\nwalk\u00a0red3  0607\t0608")
+    assert problems == []
+    assert [(o.verb, o.args) for o in orders] == [
+        ("sink", {"hex": "0608"}), ("walk", {"person": "red3", "path": ["0607", "0608"]})]
+
+
+def test_line_numbers_count_line_feeds_only():
+    """DESIGN.md 'Signed orders' and pbem.engine.headers: the signed text's lines are split at
+    LF (CRLF and CR made LF); a form feed or U+2028 inside a line does not start a new line, so
+    the line numbers in problems are the ones the player sees."""
+    orders, problems = parse("walk red3 0607\x0c\nsink 0608\u2028\nfly\n", first=1)
+    assert [o.line for o in orders] == [1, 2]
+    assert [p.line for p in problems] == [3]
+    orders, _ = parse("sink 0608\r\nsink 0609\rsink 0610", first=1)
+    assert [o.line for o in orders] == [1, 2, 3]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(
+    st.sampled_from(["play", "walk", "swim", "board", "ashore", "sail", "sink", "if", "creature",
+                     "standing", "people", "ship", "ships", "monster", "with", "stay", "on",
+                     "off", ":", "#", ">", ",", "0405", "0000", "9999", "0607\n", "red1", "red",
+                     "shark1", "dolphin1", "kill-shark", "shark-dives", "monster-or-shark",
+                     "shark:", "if shark:", "\t", "\u00a0", "\u2028", "\x0c", "\r", "\n",
+                     "\u0130", "\u0660\u0666\u0660\u0667"]),
+    st.text(max_size=10)), max_size=40).map(" ".join),
+    st.sampled_from(["red", "green", "blue"]),
+    st.sampled_from([TURN, SETUP, CREATURE]), st.integers(1, 10 ** 6))
+def test_parse_never_raises(body, role, window, first):
+    """DESIGN.md: orders that break a rule are not fatal - whatever a player sends, parse returns
+    orders and problems (each problem quoting its line and citing a rule) and never raises."""
+    orders, problems = ruleset.parse(role, window, body, first)
+    for o in orders:
+        assert o.verb in window.verbs.get(role, ()) and o.line >= first
+    for p in problems:
+        assert p.rule.startswith("Atlantis: ") and p.why

@@ -175,3 +175,20 @@ def test_the_die_picks_among_more_than_256_hexes_without_bias():
     assert pick(dice, items, "why") == 1
     assert [sides for sides, _ in dice.log] == [16] * 6
     assert pick(Scripted(), ["only"], "why") == "only" and pick(Scripted(), [], "why") is None
+
+
+def test_a_wrong_hex_repeated_in_a_list_is_reported_once_per_line():
+    """Preparing to Play 3 (ships on an empty sea space next to the island): a hex of the wrong
+    kind is one problem per order line however often the line repeats it, in the receipt and at
+    resolution; the list is still read to its end (a long list costs time in proportion to its
+    length)."""
+    s, _, _ = new()
+    red = orders("red", "people 0405\nship " + " ".join(["0304"] * 5000) + " 0404\n"
+                        "monster 0202", s)
+    assert [p.why for p in ruleset.check(s, "red", red)] == [
+        "0304 is not next to the island: ships are placed next to it",
+        "1 people entry for 10 pieces: the die places the rest"]
+    res = ruleset.resolve(s, {"red": red}, chance())
+    assert [p.why for p in res.problems["red"]] == [
+        "0304 is not next to the island: ships are placed next to it"]
+    assert s.ships["ship1"] == "0404"

@@ -78,3 +78,13 @@ def test_the_worked_turn_in_docs_orders_atlantis():
     assert s.people["red4"].where == "sea" and s.people["red2"].where == "safe"
     assert s.ships["ship1"] == "0304" and "shark1" not in s.creatures
     assert s.creatures["kraken1"] == "0307"
+
+
+def test_creature_window_template_marks_a_held_dolphin():
+    """The Safe Islands: a dolphin left on the nearly safe space 'may be moved away only on the
+    next turn' - the creature window's template says so."""
+    s = position(people={"red1": "sea:0102"}, creatures={"dolphin1": "0102", "kraken1": "0304"})
+    run(s, "ashore red1 0101\nsink 0804", rolls=[1])
+    text = ruleset.template(s, "red")
+    assert "#   dolphin (max 2): dolphin1 in 0102 (held there until the next turn)" in text
+    assert "#   kraken (max 3): kraken1 in 0304\n" in text

@@ -93,7 +93,8 @@ def _candidates(s: State, role: str, turn: Turn) -> list:
             sid = s.ship_at(here)
             if sid:
                 out.append((10, f"board {p.id} {here}"))
-            dolphins = [c for c in s.creatures_at(here) if piece_kind(c) == "dolphin"]
+            dolphins = [c for c in s.creatures_at(here)
+                        if piece_kind(c) == "dolphin" and c not in s.held]
             for n in hm.neighbours(here):
                 if s.is_sea(n):
                     closer = _safe_distance(s, n) < _safe_distance(s, here)
@@ -201,13 +202,14 @@ def _creature_path(s: State, cid: str, rng: random.Random) -> list:
 
 def _conditionals(s: State, sunk: str, rng: random.Random) -> list:
     """``if`` lines for some faces, naming only creatures out of reach of a vortex under the
-    tile just sunk (the bot cannot know the symbol), so every line stays legal."""
+    tile just sunk (the bot cannot know the symbol) and no dolphin held on a nearly safe space
+    (The Safe Islands), so every line stays legal."""
     lines = []
     risky = set(s.hexmap.neighbours(sunk)) | {sunk}
     for name, face in zip(s.rules.face_names, s.rules.faces):
         if rng.random() < 0.3:
             continue
-        cids = sorted(c for c in s.creatures if piece_kind(c) in face
+        cids = sorted(c for c in s.creatures if piece_kind(c) in face and c not in s.held
                       and s.creatures[c] not in risky and s.rules.max_move[piece_kind(c)] > 0)
         if not cids or rng.random() < 0.2:
             lines.append(f"if {name}: stay")
@@ -224,7 +226,7 @@ def _conditionals(s: State, sunk: str, rng: random.Random) -> list:
 def _creature_window(s: State, rng: random.Random) -> list:
     name = s.pending["face"]
     face = s.rules.faces[s.rules.face_names.index(name)]
-    cids = sorted(c for c in s.creatures if piece_kind(c) in face)
+    cids = sorted(c for c in s.creatures if piece_kind(c) in face and c not in s.held)
     if not cids or rng.random() < 0.15:
         return ["creature stay"]
     cid = rng.choice(cids)

@@ -207,6 +207,8 @@ def swim(t: Table, turn: Turn, order: Order) -> Problem | None:
         if s.creatures[dolphin] != p.hex:
             return problem(order, R_DOLPHIN, f"{dolphin} is in {s.creatures[dolphin]}, not with "
                                              f"{p.id} in {p.hex}")
+        if dolphin in s.held:
+            return held_problem(s, order, dolphin)
         if dolphin in turn.dolphins:
             return problem(order, R_DOLPHIN, f"{dolphin} has already moved with a swimmer this "
                                              f"turn (one space a turn)")
@@ -288,10 +290,24 @@ def board(t: Table, turn: Turn, order: Order) -> Problem | None:
     return None
 
 
+def held_problem(s: State, order: Order, cid: str) -> Problem:
+    """The problem for moving dolphin ``cid`` while it is held on its nearly safe space (The Safe
+    Islands: 'the dolphin remains on the "nearly safe space". It may be moved away only on the
+    next turn')."""
+    return problem(order, R_SAFE, f"{cid} stays on the nearly safe space {s.creatures[cid]} until "
+                                  f"the next turn: a swimmer went ashore from there this turn")
+
+
 def ashore(t: Table, turn: Turn, order: Order) -> Problem | None:
     """``ashore PERSON SAFE``: a swimmer or passenger in a nearly safe space next to safe island
     SAFE goes ashore and is safe, one point (The Safe Islands: 'one more move will get him to
-    safety onto an island'). A swimmer that swam this turn may not (one space per turn)."""
+    safety onto an island'). A swimmer that swam this turn may not (one space per turn).
+
+    A dolphin in the space a swimmer goes ashore from stays there until the next player-turn
+    (The Safe Islands: 'If one of your swimmers as well as a dolphin reaches the "nearly safe
+    space" and goes ashore, the dolphin remains on the "nearly safe space". It may be moved away
+    only on the next turn. (Yours or another player's).'): it is added to ``State.held``, which
+    the next player-turn clears."""
     s = t.s
     p, prob = _own_person(s, turn, order, order.args["person"], R_SAFE)
     if prob:
@@ -314,12 +330,19 @@ def ashore(t: Table, turn: Turn, order: Order) -> Problem | None:
         return problem(order, R_SWIM, f"{p.id} swam this turn: swimmers may move only one space "
                                       f"per turn")
     start = _from(s, p)
+    swimmer = p.where == "sea"
     mark = len(t.events)
     p.where, p.hex, p.ship = "safe", safe, None
     turn.points -= 1
     t.settle()
     t.say_at(mark, "ashore", f"{p.id} goes ashore from {start} onto the safe island at {safe} "
              f"and is safe.", role=turn.role, person=p.id, hex=safe)
+    if swimmer:
+        for cid in s.creatures_at(here):
+            if piece_kind(cid) == "dolphin" and cid not in s.held:
+                s.held.append(cid)
+                t.say("held", f"{cid} stays on the nearly safe space {here} until the next turn.",
+                      creature=cid, hex=here)
     _look(t, turn, p)
     return None
 
@@ -420,9 +443,11 @@ def play(t: Table, turn: Turn, order: Order) -> Problem | None:
 
 # -- the sink ---------------------------------------------------------------------------------
 
-def sink_problem(s: State, order: Order) -> Problem | None:
+def sink_problem(s: State, order: Order, allowed: list | None = None) -> Problem | None:
     """Why ``sink HEX`` is not allowed now, or None (Part of the Island sinks: sand, then
-    forest, then fortress; only a tile with at least one side next to the sea)."""
+    forest, then fortress; only a tile with at least one side next to the sea). ``allowed`` is
+    ``s.sinkable()`` when the caller has it already (it is the same for every sink line of a
+    turn until one sinks a tile)."""
     h = order.args["hex"]
     if h not in s.hexmap:
         return _on_map(s, order, R_SINK, [h])
@@ -430,7 +455,8 @@ def sink_problem(s: State, order: Order) -> Problem | None:
         return problem(order, R_SINK, f"there is no island tile at {h}")
     if not s.touches_sea(h):
         return problem(order, R_SINK, f"the tile at {h} has no side next to the sea")
-    allowed = s.sinkable()
+    if allowed is None:
+        allowed = s.sinkable()
     if h not in allowed:
         kind = s.tiles[allowed[0]] if allowed else "none"
         return problem(order, R_SINK, f"the tile at {h} is {s.tiles[h]}, and a {kind} tile next "
@@ -444,7 +470,8 @@ def creature_problem(s: State, order: Order, allowed: tuple) -> Problem | None:
     """Why a creature move (``if COND: ...`` or ``creature ...``) may not be made, or None.
     ``allowed`` are the creature kinds the line may move (the face rolled, or the one kind its
     condition names). Dice: 'Move one of the indicated creatures'; each kind's max move in sea
-    spaces; 'Sea creatures may move onto any sea spaces including those with other figures'."""
+    spaces; 'Sea creatures may move onto any sea spaces including those with other figures'; a
+    dolphin held on a nearly safe space does not move this turn (The Safe Islands)."""
     cid = order.args.get("creature")
     if cid is None:
         return None
@@ -454,6 +481,8 @@ def creature_problem(s: State, order: Order, allowed: tuple) -> Problem | None:
                                       f"{' or a '.join(allowed)}")
     if cid not in s.creatures:
         return problem(order, R_DICE, f"there is no {cid} on the board")
+    if cid in s.held:
+        return held_problem(s, order, cid)
     path = order.args["path"]
     limit = s.rules.max_move[kind]
     if len(path) > limit:

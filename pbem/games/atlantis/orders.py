@@ -1,10 +1,11 @@
 """Reading an Atlantis order body into :class:`~pbem.engine.ruleset.Order` values.
 
 The syntax is the README's ("Windows (phases) and what each player sends"). One order per
-line; words are separated by spaces (commas are read as spaces); case does not matter. Blank
-lines, ``#`` comments (whole lines or the rest of a line) and lines quoted from a report
-(starting with ``>``) are ignored. This module checks the form of each line only; whether an
-order is legal in the position is :mod:`pbem.games.atlantis.windows`' business.
+line; words are separated by white space (spaces, tabs, no-break spaces; commas are read as
+spaces); case does not matter. Blank lines, ``#`` comments (whole lines or the rest of a line)
+and lines quoted from a report (starting with ``>``) are ignored. This module checks the form
+of each line only; whether an order is legal in the position is
+:mod:`pbem.games.atlantis.windows`' business.
 
 Order arguments (``Order.args``):
 
@@ -194,9 +195,13 @@ def parse(role: str, window: Window, body: str, first_line: int) -> tuple[list, 
     """Read ``role``'s order ``body`` for ``window``.
 
     ``first_line`` is the line number of the body's first line in the signed text, so problems
-    name the line the player sees. Returns ``(orders, problems)``: one Problem per unknown verb,
-    verb not allowed in this window for this role, or line with bad arguments (quoting the line
-    and the expected form).
+    name the line the player sees: lines are split at LF, CRLF and lone CR only, as the signed
+    text's header is (pbem.engine.headers), never at the other breaks ``str.splitlines`` knows
+    (form feed, U+2028, ...). Words are separated by any white space (spaces, tabs, no-break
+    spaces) and commas. Never raises, whatever ``body`` holds.
+
+    Returns ``(orders, problems)``: one Problem per unknown verb, verb not allowed in this window
+    for this role, or line with bad arguments (quoting the line and the expected form).
     """
     orders: list[Order] = []
     problems: list[Problem] = []
@@ -206,7 +211,7 @@ def parse(role: str, window: Window, body: str, first_line: int) -> tuple[list, 
         problems.append(Problem(None, "", "Atlantis: The Play",
                                 f"{role} sends no orders in this window ({where})"))
         return orders, problems
-    for i, raw in enumerate(body.splitlines()):
+    for i, raw in enumerate(body.replace("\r\n", "\n").replace("\r", "\n").split("\n")):
         number = first_line + i
         text = raw.strip()
         if not text or text.startswith("#") or text.startswith(">"):
@@ -214,8 +219,11 @@ def parse(role: str, window: Window, body: str, first_line: int) -> tuple[list, 
         text = text.split("#", 1)[0].strip()
         if not text:
             continue
-        line = text.lower().replace(",", " ")
-        verb, _, rest = line.partition(" ")
+        words = text.lower().replace(",", " ").split(None, 1)
+        if not words:                     # only commas
+            continue
+        verb = words[0]
+        rest = words[1] if len(words) > 1 else ""
         verb = ALIASES.get(verb, verb)
         if verb not in SYNTAX:
             problems.append(Problem(number, text, "Atlantis: The Play",

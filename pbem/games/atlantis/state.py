@@ -3,8 +3,8 @@
 DESIGN.md, "Every fact has an audience": the state is dumped as
 
 - ``public``: the board (map, tiles left, sunk tiles and the symbols shown to all), every
-  piece and where it is, seats, turn, whose window, kept-tile counts, the last die, the options
-  and the data table;
+  piece and where it is, seats, turn, whose window, kept-tile counts, the last die, the dolphins
+  held on a nearly safe space, the options and the data table;
 - ``secret[role]``: that role's kept tiles, its standing orders, the values of its people it
   has seen, and the symbols of the tiles it sank;
 - ``referee``: the symbols under the tiles not yet sunk and the value under every person.
@@ -78,6 +78,8 @@ class State:
     Hexes are four-digit labels; ``tiles`` maps each hex still holding a land tile to its kind
     (``sand``, ``forest``, ``fortress``); ``ships`` and ``creatures`` map piece ids to hexes;
     ``placed`` counts the pieces of each kind taken from the box so far (ids are numbered by it).
+    ``held`` lists the dolphins that may not move again before the next player-turn, because a
+    swimmer went ashore from their space this turn (The Safe Islands).
     ``stage`` is ``placement``, ``turn`` (a player-turn window), ``creature`` (the short
     creature window) or ``over``. ``partial`` is True for a state built from one role's
     knowledge (:func:`partial`): its unknown symbols and values are None.
@@ -101,6 +103,7 @@ class State:
     kept_count: dict = field(default_factory=dict)
     die: dict | None = None
     pending: dict | None = None
+    held: list = field(default_factory=list)
     outcome: dict | None = None
     # secret, per role
     kept: dict = field(default_factory=dict)
@@ -222,6 +225,7 @@ def public_part(s: State) -> dict:
         "kept": dict(s.kept_count),
         "die": dict(s.die) if s.die else None,
         "pending": dict(s.pending) if s.pending else None,
+        "held": list(s.held),
         "outcome": s.outcome,
         "reveal": None,
     }
@@ -279,6 +283,7 @@ def _build(public: dict, secrets: dict, referee: dict | None) -> State:
     s.kept_count = dict(public["kept"])
     s.die = dict(public["die"]) if public.get("die") else None
     s.pending = dict(public["pending"]) if public.get("pending") else None
+    s.held = list(public.get("held") or [])
     s.outcome = public.get("outcome")
     for role in s.seats:
         sec = secrets.get(role)

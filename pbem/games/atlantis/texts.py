@@ -289,7 +289,9 @@ def template(s: State, role: str) -> str:
                    f"max move, or none.")
         for kind in face:
             cids = sorted((c for c in s.creatures if piece_kind(c) == kind), key=id_key)
-            where = ", ".join(f"{c} in {s.creatures[c]}" for c in cids) or "none on the board"
+            where = ", ".join(f"{c} in {s.creatures[c]}"
+                              + (" (held there until the next turn)" if c in s.held else "")
+                              for c in cids) or "none on the board"
             out.append(f"#   {kind} (max {s.rules.max_move[kind]}): {where}")
         out.append("# creature CREATURE HEX [HEX...]")
         out.append("# creature stay")

@@ -8,6 +8,7 @@ the Island sinks*, *Dice*, *End of game*.
 from __future__ import annotations
 
 import re
+from collections import deque
 
 from pbem.engine.ruleset import Chance, Problem, Resolution, Window
 
@@ -16,7 +17,7 @@ from .maps import check_map
 from .moves import (MOVES, R_DICE, R_SINK, Turn, creature_move, creature_problem, play,
                     problem, sink_problem)
 from .state import STANDING_TILES, Person, State, piece_kind
-from .table import GameOver, Table
+from .table import GameOver, Table, is_are, names
 
 R_PLAY = "Atlantis: The Play"
 R_PREP = {"people": "Atlantis: Preparing to Play 2", "ship": "Atlantis: Preparing to Play 3",
@@ -157,12 +158,13 @@ def window(s: State) -> Window | None:
 
 def cond_kinds(rules: Rules, cond: str) -> tuple | None:
     """The creature kinds an ``if`` condition allows: a face's kinds for a face name (its kinds
-    in any order: ``shark-or-monster`` is the face ``monster-or-shark``), the kind itself for a
-    kind shown on some face, None for neither."""
+    in any order, each once or more: ``shark-or-monster`` is the face ``monster-or-shark``,
+    ``shark-or-shark`` the face ``shark``), the kind itself for a kind shown on some face, None
+    for neither."""
     wanted = set(cond.split("-or-"))
     for face in rules.faces:
         if set(face) == wanted:
-            return face if len(face) > 1 else (cond,)
+            return face
     if len(wanted) == 1 and any(cond in face for face in rules.faces):
         return (cond,)
     return None
@@ -172,7 +174,8 @@ def _matching(conds: list, face: tuple) -> list:
     """The conditional lines for a roll showing ``face``: lines naming that face first, then
     lines naming one kind it shows, each group in the order written (README)."""
     whole = [o for o in conds if set(o.args["cond"].split("-or-")) == set(face)]
-    kinds = [o for o in conds if o not in whole and o.args["cond"] in face]
+    taken = {id(o) for o in whole}        # by identity: linear in the number of lines
+    kinds = [o for o in conds if id(o) not in taken and o.args["cond"] in face]
     return whole + kinds
 
 
@@ -201,6 +204,7 @@ def _advance(t: Table) -> None:
     s.phasing = s.seats[nxt]
     s.stage = "turn"
     s.pending = None
+    s.held = []
     t.say("next", f"Turn {s.turn}: {s.phasing}'s player-turn.", turn=s.turn, role=s.phasing)
 
 
@@ -239,12 +243,13 @@ def _placement_checks(s: State):
 
 
 def check_placement(s: State, role: str, orders: list) -> list:
-    """Problems with ``role``'s placement lists, from the map alone: hexes of the wrong kind,
-    a hex listed more often than a tile holds people, lists shorter than the pieces to place
-    (the die places the rest)."""
+    """Problems with ``role``'s placement lists, from the map alone: hexes of the wrong kind
+    (once per order line and hex), a hex listed more often than a tile holds people, lists
+    shorter than the pieces to place (the die places the rest)."""
     checks = _placement_checks(s)
     out = []
     counts: dict = {}
+    told: set = set()
     total = {"people": 0, "ship": 0, "monster": 0}
     cap = s.rules.land_capacity
     for o in orders:
@@ -255,7 +260,9 @@ def check_placement(s: State, role: str, orders: list) -> list:
             total[o.verb] += 1
             why = bad(h)
             if why:
-                out.append(problem(o, R_PREP[o.verb], why))
+                if (o.line, h) not in told:
+                    told.add((o.line, h))
+                    out.append(problem(o, R_PREP[o.verb], why))
                 continue
             if o.verb == "people":
                 counts[h] = counts.get(h, 0) + 1
@@ -277,14 +284,16 @@ def resolve_placement(s: State, orders_by_role: dict, chance: Chance) -> Resolut
     """Placement (Preparing to Play 2-4) from ranked lists, in rounds in seat order: each
     person, then each ship, then each sea monster goes to the first entry left in its owner's
     list that is legal now; entries found illegal are dropped; when a list runs out the public
-    die picks among the legal hexes."""
+    die picks among the legal hexes. A hex of the wrong kind is one problem per order line,
+    however often the line repeats it."""
     t = Table(s)
     problems: dict = {}
     checks = _placement_checks(s)
     lists = {}
+    told: set = set()
     for role in s.seats:
         orders = orders_by_role.get(role)
-        lists[role] = {"people": [], "ship": [], "monster": []}
+        lists[role] = {"people": deque(), "ship": deque(), "monster": deque()}
         if orders is None:
             t.say("nmr", f"{role} sent no placement orders: the die places all of {role}'s "
                   f"pieces.", role=role)
@@ -298,12 +307,14 @@ def resolve_placement(s: State, orders_by_role: dict, chance: Chance) -> Resolut
 
     def choose(role: str, kind: str, what: str) -> str | None:
         bad, legal = checks[kind]
-        entries = lists[role][kind]
+        entries = lists[role][kind]           # a deque: each entry is looked at once
         while entries:
-            h, o = entries.pop(0)
+            h, o = entries.popleft()
             why = bad(h)
             if why:
-                _add(problems, role, problem(o, R_PREP[kind], why))
+                if (role, o.line, h) not in told:
+                    told.add((role, o.line, h))
+                    _add(problems, role, problem(o, R_PREP[kind], why))
                 continue
             if legal(h):
                 return h
@@ -379,6 +390,11 @@ def _creature_step(t: Table, role: str, conds: list, chance: Chance, problems: d
         t.say("no-creature", f"No {' or '.join(face)} is on the board: no creature moves.")
         return
     matched = _matching(conds, face)
+    held = [c for c in s.creatures if piece_kind(c) in face and c in s.held]
+    if not matched and len(held) == sum(1 for c in s.creatures if piece_kind(c) in face):
+        t.say("no-creature", f"{names(held)} {is_are(len(held))} held on a nearly safe space "
+              f"until the next turn (The Safe Islands): no creature moves.", role=role)
+        return
     if not matched:
         s.stage = "creature"
         s.pending = {"face": name, "roll": roll}
@@ -430,12 +446,13 @@ def resolve_turn(s: State, orders_by_role: dict, chance: Chance) -> Resolution:
                 t.check_end()
         sinks = [o for o in orders if o.verb == "sink"]
         done = False
+        allowed = s.sinkable() if sinks else []
         for o in sinks:
             if done:
                 _add(problems, role, problem(o, R_SINK, "only one tile sinks per turn: this "
                                                         "order is ignored"))
                 continue
-            prob = sink_problem(s, o)
+            prob = sink_problem(s, o, allowed)
             if prob:
                 _add(problems, role, prob)
                 continue
@@ -513,12 +530,13 @@ def check_turn(s: State, role: str, orders: list) -> list:
             out.append(Problem(None, "", R_SINK, "no sink order: the die will choose the tile "
                                                  "to sink"))
         done = False
+        allowed = s.sinkable() if sinks else []
         for o in sinks:
             if done:
                 out.append(problem(o, R_SINK, "only one tile sinks per turn: this order is "
                                               "ignored"))
                 continue
-            prob = sink_problem(s, o)
+            prob = sink_problem(s, o, allowed)
             if prob:
                 out.append(prob)
                 continue
