@@ -172,3 +172,60 @@ def test_a_crash_between_archive_and_judgment_leaves_the_message_for_the_next_ru
     assert [m["verdict"] for m in referee.messages()] == ["pending"]
     v = referee.ingest([])
     assert [x.status for x in v] == ["accepted"]
+
+
+def test_orders_signed_with_the_real_ssh_keygen_inline_and_attached(referee, game, clock, tmp_path):
+    """Issue 2: SSH signatures made by the real `ssh-keygen -Y sign -n pbem-orders`, inline or
+    as a .sig attachment, registered as an ssh-ed25519 public key line."""
+    import shutil
+    import subprocess
+
+    from pbem.mail.clients import order_mail
+
+    if shutil.which("ssh-keygen") is None:
+        pytest.skip("ssh-keygen is not installed")
+    key = tmp_path / "id_ed25519"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "white@laptop",
+                    "-f", str(key)], check=True)
+    from conftest import Player as P
+
+    white = P("white")
+    white.public_text = (tmp_path / "id_ed25519.pub").read_text()
+    referee.new_game(GameSpec(ruleset="hunt", game_id="h3",
+                              players=(white.spec(), P("green", seed="g3").spec()), options={}))
+
+    def ssh_signed(body, minute):
+        text = white.text("h3", 1, "dig", body, issued=clock() + timedelta(minutes=minute))
+        f = tmp_path / f"orders{minute}.txt"
+        f.write_text(text + "\n")
+        subprocess.run(["ssh-keygen", "-q", "-Y", "sign", "-f", str(key), "-n", "pbem-orders", str(f)],
+                       check=True)
+        return text, (tmp_path / f"orders{minute}.txt.sig").read_bytes()
+
+    text, sig = ssh_signed("dig 2", 0)
+    inline = "From: white@laptop.example\nMessage-ID: <s1@l>\n\n" + text + "\n" + sig.decode()
+    assert one(judge(referee, inline)).status == "accepted"
+    text, sig = ssh_signed("dig 3", 1)
+    mail = order_mail("quoted-printable", sender="white@laptop.example", to="ref@x.example",
+                      subject="h3", signed=text, sig=sig, date=clock())
+    v = one(judge(referee, mail))
+    assert v.status == "accepted" and v.role == "white"
+    text, sig = ssh_signed("dig 4", 2)
+    v = one(judge(referee, "From: white@laptop.example\nMessage-ID: <s3@l>\n\n"
+                  + text.replace("dig 4", "dig 5") + "\n" + sig.decode()))
+    assert v.cause == "bad-signature"
+
+
+def test_a_rewrapped_signed_body_gets_the_advice_to_attach(referee, players, game, clock):
+    long = "# " + " ".join(["a comment that goes on and on"] * 4)
+    signed = players["red"].signed(game, 1, "dig", long + "\ndig 4", issued=clock())
+    lines = []
+    for line in signed.split("\n"):  # a client wrapping at 72 columns, as Outlook does
+        while len(line) > 72:
+            cut = line.rfind(" ", 0, 72)
+            lines.append(line[:cut])
+            line = line[cut + 1:]
+        lines.append(line)
+    v = one(judge(referee, "From: red@players.example\nMessage-ID: <w@p>\n\n" + "\n".join(lines)))
+    assert v.cause == "rewrapped"
+    assert "attachment" in v.reason

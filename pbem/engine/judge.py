@@ -339,10 +339,12 @@ def _receipt_mail(batch, g: _Open, player, header, digest, problems, replaced, s
     text = render("receipt_mail.txt.j2", {"receipt": signed_receipt, "game": game.id,
                                           "referee_key": key.public_key().fingerprint,
                                           "problems": len(problems)})
+    n = len(problems)
     subject = (f"[{game.id}] receipt: turn {header.turn} {header.phase} orders of {header.role}"
-               + (f" ({len(problems)} problems)" if problems else ""))
+               + (f" ({n} problem{'s' if n != 1 else ''})" if n else ""))
     data = compose(sender=game.referee_address, to=player.email, subject=subject, text=text,
-                   date=now, in_reply_to=ex.message_id or None)
+                   date=now, in_reply_to=ex.message_id or None,
+                   message_id_domain=mail_domain(game.referee_address))
     queue_mail(batch.session, batch.sealer, game_id=game.id, owner=header.role, kind="receipt",
                to=player.email, subject=subject, data=data, now=now)
 
@@ -361,12 +363,19 @@ def _reject_mail(batch, msg: Message, ex, verdict: Verdict, now) -> None:
                                        "game": verdict.game})
     subject = "Re: " + (msg.subject or "your orders") + " [not accepted]"
     try:
-        data = compose(sender=batch.sender_address(verdict.game), to=msg.sender,
-                       subject=subject, text=text, date=now, in_reply_to=ex.message_id or None)
+        sender = batch.sender_address(verdict.game)
+        data = compose(sender=sender, to=msg.sender, subject=subject, text=text, date=now,
+                       in_reply_to=ex.message_id or None, message_id_domain=mail_domain(sender))
     except ComposeError:  # an address we cannot write to: the verdict stays in the archive
         return
     queue_mail(batch.session, batch.sealer, game_id=None, owner=ARCHIVE, kind="rejection",
                to=msg.sender, subject=subject, data=data, now=now)
+
+
+def mail_domain(address: str) -> str:
+    """The domain for Message-IDs of mail sent from ``address`` (RFC 5322 3.6.4)."""
+    domain = address.rpartition("@")[2].strip().strip(">")
+    return domain or "pbem.invalid"
 
 
 def problems_text(problems: list[Problem]) -> list[str]:

@@ -130,8 +130,11 @@ def compose_report(game, row, text: str, html: str) -> bytes:
     """The mail of a queued report (Outbox ``row``): text body, HTML attachment."""
     from pbem.mail.compose import compose
 
+    from pbem.engine.judge import mail_domain
+
     return compose(sender=game.referee_address, to=row.to_addr, subject=row.subject, text=text,
-                   html=html, date=row.created_at)
+                   html=html, date=row.created_at,
+                   message_id_domain=mail_domain(game.referee_address))
 
 
 def queue_mail(session, sealer, *, game_id: str | None, owner: str, kind: str, to: str,

@@ -140,7 +140,7 @@ def walk(t: Table, turn: Turn, order: Order) -> Problem | None:
                                       f"movement is not allowed and swimmers never return to "
                                       f"land (use board, swim or ashore)")
     path = order.args["path"]
-    prob = _on_map(s, order, R_LAND, path) or _points(order, turn, len(path))
+    prob = _on_map(s, order, R_LAND, path)
     if prob:
         return prob
     here = p.hex
@@ -158,6 +158,9 @@ def walk(t: Table, turn: Turn, order: Order) -> Problem | None:
             return problem(order, R_LAND, f"the tile at {h} already holds {cap} people: the "
                                           f"maximum number of people per land space is {cap}")
         here = h
+    prob = _points(order, turn, len(path))  # after the path: an illegal path is the clearer news
+    if prob:
+        return prob
     start = p.hex
     p.hex = path[-1]
     turn.points -= len(path)
