@@ -221,7 +221,7 @@ def test_a_rewrapped_signed_body_gets_the_advice_to_attach(referee, players, gam
     signed = players["red"].signed(game, 1, "dig", long + "\ndig 4", issued=clock())
     lines = []
     for line in signed.split("\n"):  # a client wrapping at 72 columns, as Outlook does
-        while len(line) > 72:
+        while len(line) > 72 and line.rfind(" ", 0, 72) > 0:  # long words are left whole
             cut = line.rfind(" ", 0, 72)
             lines.append(line[:cut])
             line = line[cut + 1:]

@@ -77,10 +77,12 @@ def _process_one(db, sealer, gid: str, *, now, entropy, force) -> Resolved | Non
 
 def _read_orders(ctx, phase, window, held):
     """Parse the orders in force: ({role: orders}, {role: problems}, {role: nonce})."""
+    from pbem.engine.judge import orders_purpose
+
     orders, problems, nonces = {}, {}, {}
     for row in held:
-        data = json.loads(ctx.sealer.open(ctx.game.id, row.role, f"orders:{phase.seq}", row.id,
-                                          row.blob))
+        data = json.loads(ctx.sealer.open(ctx.game.id, row.role,
+                                          orders_purpose(phase.seq, row.sha256), 0, row.blob))
         text = data["text"]
         header = parse_header(text)
         body = "\n".join(text.split("\n")[header.body_line - 1:])

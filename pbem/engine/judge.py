@@ -128,12 +128,15 @@ def message_key(extracted, raw: bytes) -> str:
 
 def ingest(db, sealer, incomings, *, now: datetime, batch_size: int = 500) -> list[Verdict]:
     """Archive and judge ``incomings`` (pbem.mail.sources.Incoming), plus any message a crash
-    left unjudged. Returns one Verdict per order set found (or per message without one)."""
+    left unjudged. Returns one Verdict per order set found (or per message without one).
+
+    Messages go in chunks of ``batch_size``: one transaction archives a chunk, a second judges
+    it (so a crash between the two leaves the chunk ``pending`` for the next run)."""
     verdicts: list[Verdict] = []
     with db.read() as s:
-        stale = [(m.id, m.origin) for m in repo.pending_messages(s)]
+        stale = [m.id for m in repo.pending_messages(s)]
     if stale:
-        verdicts += _judge_archived(db, sealer, [i for i, _ in stale], now)
+        verdicts += _judge_archived(db, sealer, stale, now)
     chunk = []
     for incoming in incomings:
         chunk.append(incoming)
@@ -145,35 +148,60 @@ def ingest(db, sealer, incomings, *, now: datetime, batch_size: int = 500) -> li
     return verdicts
 
 
-def _ingest_chunk(db, sealer, chunk, now) -> list[Verdict]:
+@dataclass
+class _Item:
+    """One incoming message on its way: read (MIME decoded, signatures found), then archived."""
+
+    origin: str
+    raw: bytes
+    extracted: object
+    found: list
+    key: str
+    digest: str
+    id: int | None = None
+
+
+def read_message(raw: bytes, origin: str, bare: bool) -> _Item:
+    """Decode a message and find (and verify) the signed orders in it. Pure: no database."""
+    from pbem.crypto.find import find_signed
     from pbem.mail.extract import extract
 
-    verdicts, archived = [], []
+    ex = extract(raw, bare=bare)
+    return _Item(origin, raw, ex, find_signed(ex.texts, ex.sig_files), message_key(ex, raw),
+                 hashlib.sha256(raw).hexdigest())
+
+
+def _ingest_chunk(db, sealer, chunk, now) -> list[Verdict]:
+    from sqlmodel import select
+
+    items = [read_message(inc.raw, inc.origin, getattr(inc, "bare", False)) for inc in chunk]
+    verdicts, fresh = [], []
     with db.write() as s:
-        seen = set()
-        for inc in chunk:
-            ex = extract(inc.raw, bare=getattr(inc, "bare", False))
-            key = message_key(ex, inc.raw)
-            digest = hashlib.sha256(inc.raw).hexdigest()
-            if key in seen or repo.message_by_key(s, key) is not None:
-                verdicts.append(Verdict(inc.origin, "duplicate", "duplicate",
+        keys = {i.key for i in items}
+        known = set(s.exec(select(Message.message_key).where(Message.message_key.in_(keys))))
+        rows = []
+        for item in items:
+            if item.key in known:
+                verdicts.append(Verdict(item.origin, "duplicate", "duplicate",
                                         "this message was received before and is judged once"))
                 continue
-            seen.add(key)
-            row = Message(message_key=key, raw_sha256=digest, received_at=now, origin=inc.origin,
-                          sender=ex.sender or "", subject=(ex.subject or "")[:300],
-                          blob=sealer.seal("-", ARCHIVE, "message:" + digest, 0, inc.raw))
-            s.add(row)
-            archived.append((row, ex))
+            known.add(item.key)
+            row = Message(message_key=item.key, raw_sha256=item.digest, received_at=now,
+                          origin=item.origin, sender=item.extracted.sender or "",
+                          subject=(item.extracted.subject or "")[:300],
+                          blob=sealer.seal("-", ARCHIVE, "message:" + item.digest, 0, item.raw))
+            rows.append(row)
+            fresh.append(item)
+        s.add_all(rows)
         s.flush()
-        ids = [(row.id, ex) for row, ex in archived]
-    if ids:
-        verdicts += _judge(db, sealer, ids, now)
+        for item, row in zip(fresh, rows):
+            item.id = row.id
+    if fresh:
+        verdicts += _judge(db, sealer, fresh, now)
     return verdicts
 
 
 def _judge_archived(db, sealer, message_ids: list[int], now) -> list[Verdict]:
-    from pbem.mail.extract import extract
     from pbem.mail.sources import looks_like_message
 
     items = []
@@ -181,39 +209,45 @@ def _judge_archived(db, sealer, message_ids: list[int], now) -> list[Verdict]:
         for mid in message_ids:
             row = s.get(Message, mid)
             raw = sealer.open("-", ARCHIVE, "message:" + row.raw_sha256, 0, row.blob)
-            items.append((mid, extract(raw, bare=not looks_like_message(raw))))
+            item = read_message(raw, row.origin, not looks_like_message(raw))
+            item.id = mid
+            items.append(item)
     return _judge(db, sealer, items, now)
 
 
-def _judge(db, sealer, items, now) -> list[Verdict]:
-    """Judge archived messages [(message id, Extracted)] in one write transaction."""
-    verdicts = []
+def _judge(db, sealer, items: list[_Item], now) -> list[Verdict]:
+    """Judge archived messages in one write transaction; verdicts are written in one go."""
+    from sqlalchemy import update
+    from sqlmodel import select
+
+    verdicts, updates = [], []
     with db.write() as s:
+        ids = [i.id for i in items]
+        pending = set(s.exec(select(Message.id).where(Message.id.in_(ids),
+                                                      Message.verdict == "pending")))
         batch = _Batch(s, sealer)
-        for mid, ex in items:
-            msg = s.get(Message, mid)
-            if msg.verdict != "pending":  # another ingest judged it meanwhile
+        for item in items:
+            if item.id not in pending:  # another ingest judged it meanwhile
                 continue
             try:
-                found = _judge_message(batch, msg, ex, now)
+                found = _judge_message(batch, item, now)
             except Exception as e:  # a judge bug must not lose the message: it stays archived
-                found = [Verdict(msg.origin, "error", "error",
+                found = [Verdict(item.origin, "error", "error",
                                  f"internal error {type(e).__name__}: {e}")]
             verdicts += found
             accepted = [v for v in found if v.status == "accepted"]
             first = accepted[0] if accepted else found[0]
-            msg.verdict = "accepted" if accepted else first.status
-            msg.reason = "; ".join(v.reason for v in found if v.reason)[:2000]
-            msg.game_id, msg.role = first.game, first.role
-            s.add(msg)
+            updates.append({"id": item.id, "verdict": "accepted" if accepted else first.status,
+                            "reason": "; ".join(v.reason for v in found if v.reason)[:2000],
+                            "game_id": first.game, "role": first.role})
         batch.flush()
+        if updates:
+            s.execute(update(Message), updates)
     return verdicts
 
 
-def _judge_message(batch: _Batch, msg: Message, ex, now) -> list[Verdict]:
-    from pbem.crypto.find import find_signed
-
-    found = find_signed(ex.texts, ex.sig_files)
+def _judge_message(batch: _Batch, msg: _Item, now) -> list[Verdict]:
+    ex, found = msg.extracted, msg.found
     if not found:
         v = Verdict(msg.origin, "rejected", "no-orders",
                     "no signed orders were found in this message: put the orders signed with "
@@ -242,7 +276,7 @@ def _judge_message(batch: _Batch, msg: Message, ex, now) -> list[Verdict]:
     return verdicts
 
 
-def _judge_orders(batch: _Batch, msg: Message, ex, signed, now) -> Verdict:
+def _judge_orders(batch: _Batch, msg: _Item, ex, signed, now) -> Verdict:
     from pbem.crypto.canonical import sha256_hex
 
     text = signed.text
@@ -302,13 +336,12 @@ def _judge_orders(batch: _Batch, msg: Message, ex, signed, now) -> Verdict:
     orders, problems = rs.parse(header.role, w, body, header.body_line)
     problems = list(problems) + list(rs.check(g.ctx.state, header.role, orders))
 
+    payload = json.dumps({"text": text, "problems": [p.to_json() for p in problems]}).encode()
     row = OrderSet(game_id=game.id, phase_seq=g.phase.seq, role=header.role, issued=header.issued,
                    nonce=header.nonce, sha256=digest, received_at=now, message_id=msg.id,
-                   blob=b"")
+                   blob=batch.sealer.seal(game.id, header.role, orders_purpose(g.phase.seq, digest),
+                                          0, payload))
     batch.session.add(row)
-    batch.session.flush()
-    payload = json.dumps({"text": text, "problems": [p.to_json() for p in problems]}).encode()
-    row.blob = batch.sealer.seal(game.id, header.role, f"orders:{g.phase.seq}", row.id, payload)
     if held is not None:
         repo.supersede(batch.session, held)
     g.held[header.role] = row
@@ -324,7 +357,6 @@ def _receipt_mail(batch, g: _Open, player, header, digest, problems, replaced, s
     """A receipt signed with the game's referee key, quoting the orders' sha256 and their
     problems against the current position."""
     from pbem.crypto.envelope import sign_receipt
-    from pbem.mail.compose import compose
     from pbem.reports.render import render
 
     game = g.ctx.game
@@ -342,34 +374,33 @@ def _receipt_mail(batch, g: _Open, player, header, digest, problems, replaced, s
     n = len(problems)
     subject = (f"[{game.id}] receipt: turn {header.turn} {header.phase} orders of {header.role}"
                + (f" ({n} problem{'s' if n != 1 else ''})" if n else ""))
-    data = compose(sender=game.referee_address, to=player.email, subject=subject, text=text,
-                   date=now, in_reply_to=ex.message_id or None,
-                   message_id_domain=mail_domain(game.referee_address))
     queue_mail(batch.session, batch.sealer, game_id=game.id, owner=header.role, kind="receipt",
-               to=player.email, subject=subject, data=data, now=now)
+               to=player.email, subject=subject, now=now,
+               letter={"sender": game.referee_address, "text": text,
+                       "in_reply_to": ex.message_id or None})
 
 
-def _reject_mail(batch, msg: Message, ex, verdict: Verdict, now) -> None:
+def _reject_mail(batch, msg: _Item, ex, verdict: Verdict, now) -> None:
     """Tell the sender why their message was not accepted: not when there is no address, and
     not to automatic mail (RFC 3834 Auto-Submitted: vacation replies, bounces), to avoid loops."""
-    from pbem.mail.compose import compose
-    from pbem.mail.errors import ComposeError
     from pbem.reports.render import render
 
-    if not msg.sender or getattr(ex, "auto_submitted", False):
+    sender = ex.sender or ""
+    if not sender or getattr(ex, "auto_submitted", False):
         return
     text = render("rejection.txt.j2", {"reason": verdict.reason, "cause": verdict.cause,
-                                       "subject": msg.subject, "received": format_time(now),
+                                       "subject": ex.subject or "", "received": format_time(now),
                                        "game": verdict.game})
-    subject = "Re: " + (msg.subject or "your orders") + " [not accepted]"
-    try:
-        sender = batch.sender_address(verdict.game)
-        data = compose(sender=sender, to=msg.sender, subject=subject, text=text, date=now,
-                       in_reply_to=ex.message_id or None, message_id_domain=mail_domain(sender))
-    except ComposeError:  # an address we cannot write to: the verdict stays in the archive
-        return
+    subject = "Re: " + (ex.subject or "your orders") + " [not accepted]"
     queue_mail(batch.session, batch.sealer, game_id=None, owner=ARCHIVE, kind="rejection",
-               to=msg.sender, subject=subject, data=data, now=now)
+               to=sender, subject=subject, now=now,
+               letter={"sender": batch.sender_address(verdict.game), "text": text,
+                       "in_reply_to": ex.message_id or None})
+
+
+def orders_purpose(phase_seq: int, digest: str) -> str:
+    """The sealing purpose of an order set: bound to its phase and to its own digest."""
+    return f"orders:{phase_seq}:{digest}"
 
 
 def mail_domain(address: str) -> str:

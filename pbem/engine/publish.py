@@ -138,8 +138,21 @@ def compose_report(game, row, text: str, html: str) -> bytes:
 
 
 def queue_mail(session, sealer, *, game_id: str | None, owner: str, kind: str, to: str,
-               subject: str, data: bytes, now: datetime) -> None:
-    """Queue one outgoing message, sealed for ``owner`` (a role, or ``archive``)."""
-    blob = sealer.seal(game_id or "-", owner, f"mail:{kind}", 0, data)
+               subject: str, letter: dict, now: datetime) -> None:
+    """Queue a receipt or rejection, sealed for ``owner`` (a role, or ``archive``);
+    ``letter`` is ``{"sender", "text", "in_reply_to"}``, composed when delivered."""
+    blob = sealer.seal(game_id or "-", owner, f"mail:{kind}", 0,
+                       json.dumps(letter, sort_keys=True).encode())
     session.add(Outbox(game_id=game_id, owner=owner, kind=kind, to_addr=to, subject=subject,
                        created_at=now, blob=blob))
+
+
+def compose_letter(row, letter: dict) -> bytes:
+    """The mail of a queued receipt or rejection (Outbox ``row``)."""
+    from pbem.engine.judge import mail_domain
+    from pbem.mail.compose import compose
+
+    return compose(sender=letter["sender"], to=row.to_addr, subject=row.subject,
+                   text=letter["text"], date=row.created_at,
+                   in_reply_to=letter.get("in_reply_to"),
+                   message_id_domain=mail_domain(letter["sender"]))

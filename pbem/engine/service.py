@@ -197,11 +197,12 @@ class Referee:
     def outbox(self, folder: Path) -> list[Path]:
         """Write every queued message to ``folder`` as an .eml file and mark it sent.
         Reports are composed here from the stored (sealed) report of their phase."""
-        from pbem.engine.publish import compose_report
+        from pbem.engine.publish import compose_letter, compose_report
+        from pbem.mail.errors import ComposeError
         from pbem.mail.outbox import write_eml
         from pbem.store import repo
 
-        written, ids = [], []
+        written, ids, skipped = [], [], []
         with self.db.read() as s:
             pending = repo.unsent_mail(s)
             games = {g.id: g for g in repo.list_games(s)}
@@ -215,13 +216,20 @@ class Referee:
                                                       rep.blob).decode()
                     data = compose_report(games[row.game_id], row, parts["text"], parts["html"])
                 else:
-                    data = self.sealer.open(row.game_id or "-", row.owner, f"mail:{row.kind}", 0,
-                                            row.blob)
+                    letter = self.sealer.open(row.game_id or "-", row.owner, f"mail:{row.kind}",
+                                              0, row.blob)
+                    try:
+                        data = compose_letter(row, json.loads(letter))
+                    except ComposeError as e:  # an address we cannot write to (untrusted input)
+                        skipped.append((row, str(e)))
+                        ids.append(row.id)
+                        continue
                 hint = f"{row.game_id or 'judge'}-{row.kind}-{row.owner}"
                 written.append(write_eml(Path(folder), hint, data, now=row.created_at))
                 ids.append(row.id)
         with self.db.write() as s:
             repo.mark_sent(s, ids, self.clock())
+        self.undeliverable = skipped
         return written
 
     def view_and_window(self, game_id: str, role: str):
