@@ -37,6 +37,11 @@ class Ctx:
                                              f"{self.now_arg!r}", param_hint="--now") from None
                 clock = lambda: fixed  # noqa: E731
             self._referee = Referee(Home.resolve(self.home_arg, self.db_arg), clock=clock)
+            # The modules loaded so far live as long as the command: keep the cyclic garbage
+            # collector from walking them again and again in the middle of a phase.
+            import gc
+
+            gc.freeze()
         return self._referee
 
 

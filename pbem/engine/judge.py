@@ -12,14 +12,14 @@ has none) is judged once.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from pbem.engine.gamestate import GameContext
 from pbem.engine.headers import HeaderError, format_time, parse_header
-from pbem.engine.publish import queue_mail
+from pbem.engine.publish import letter_row
+from pbem.engine.reader import ReadMessage, read_chunks, read_message
 from pbem.engine.ruleset import Problem, Window
 from pbem.store import repo
 from pbem.store.models import Message, OrderSet
@@ -81,6 +81,18 @@ class Rejected(Exception):
 
 
 @dataclass
+class _Held:
+    """The order set in force for a role: a stored row (``id``) or one added in this batch
+    (``row``, the dict that will be inserted)."""
+
+    sha256: str
+    nonce: str
+    issued: datetime
+    id: int | None = None
+    row: dict | None = None
+
+
+@dataclass
 class _Open:
     """A game as the judge needs it during one batch."""
 
@@ -94,6 +106,9 @@ class _Batch:
     def __init__(self, session, sealer):
         self.session, self.sealer = session, sealer
         self.games: dict[str, _Open | None] = {}
+        self.order_sets: list[dict] = []
+        self.mail: list[dict] = []
+        self.superseded: list[int] = []
 
     def game(self, gid: str) -> _Open | None:
         if gid not in self.games:
@@ -104,7 +119,8 @@ class _Batch:
                 ctx = GameContext.load(self.session, self.sealer, row)
                 phase = repo.open_phase(self.session, gid)
                 window = Window.from_json(json.loads(phase.window_json)) if phase else None
-                held = {o.role: o for o in repo.accepted_orders(self.session, gid, phase.seq)} \
+                held = {o.role: _Held(o.sha256, o.nonce, o.issued, id=o.id)
+                        for o in repo.accepted_orders(self.session, gid, phase.seq)} \
                     if phase else {}
                 self.games[gid] = _Open(ctx, phase, window, held)
         return self.games[gid]
@@ -115,18 +131,24 @@ class _Batch:
         return g.ctx.game.referee_address if g else DEFAULT_SENDER
 
     def flush(self) -> None:
+        """Write everything the batch produced: order sets, mail, log lines (bulk inserts)."""
+        from sqlalchemy import insert, update
+
+        from pbem.store.models import Outbox
+
+        if self.order_sets:
+            self.session.execute(insert(OrderSet), self.order_sets)
+        if self.superseded:
+            self.session.execute(update(OrderSet).where(OrderSet.id.in_(self.superseded))
+                                 .values(status="superseded"))
+        if self.mail:
+            self.session.execute(insert(Outbox), self.mail)
         for g in self.games.values():
             if g is not None:
                 g.ctx.flush()
 
 
-def message_key(extracted, raw: bytes) -> str:
-    """The duplicate-detection key: the Message-ID, else the sha256 of the raw bytes."""
-    mid = (extracted.message_id or "").strip()
-    return f"mid:{mid}" if mid else "sha256:" + hashlib.sha256(raw).hexdigest()
-
-
-def ingest(db, sealer, incomings, *, now: datetime, batch_size: int = 500) -> list[Verdict]:
+def ingest(db, sealer, incomings, *, now: datetime, batch_size: int = 250) -> list[Verdict]:
     """Archive and judge ``incomings`` (pbem.mail.sources.Incoming), plus any message a crash
     left unjudged. Returns one Verdict per order set found (or per message without one).
 
@@ -137,44 +159,16 @@ def ingest(db, sealer, incomings, *, now: datetime, batch_size: int = 500) -> li
         stale = [m.id for m in repo.pending_messages(s)]
     if stale:
         verdicts += _judge_archived(db, sealer, stale, now)
-    chunk = []
-    for incoming in incomings:
-        chunk.append(incoming)
-        if len(chunk) >= batch_size:
-            verdicts += _ingest_chunk(db, sealer, chunk, now)
-            chunk = []
-    if chunk:
-        verdicts += _ingest_chunk(db, sealer, chunk, now)
+    for items in read_chunks(incomings, batch_size):
+        verdicts += _ingest_chunk(db, sealer, items, now)
     return verdicts
 
 
-@dataclass
-class _Item:
-    """One incoming message on its way: read (MIME decoded, signatures found), then archived."""
-
-    origin: str
-    raw: bytes
-    extracted: object
-    found: list
-    key: str
-    digest: str
-    id: int | None = None
-
-
-def read_message(raw: bytes, origin: str, bare: bool) -> _Item:
-    """Decode a message and find (and verify) the signed orders in it. Pure: no database."""
-    from pbem.crypto.find import find_signed
-    from pbem.mail.extract import extract
-
-    ex = extract(raw, bare=bare)
-    return _Item(origin, raw, ex, find_signed(ex.texts, ex.sig_files), message_key(ex, raw),
-                 hashlib.sha256(raw).hexdigest())
-
-
-def _ingest_chunk(db, sealer, chunk, now) -> list[Verdict]:
+def _ingest_chunk(db, sealer, items: list[ReadMessage], now) -> list[Verdict]:
+    """Archive a chunk of read messages in one transaction, then judge the new ones."""
+    from sqlalchemy import insert
     from sqlmodel import select
 
-    items = [read_message(inc.raw, inc.origin, getattr(inc, "bare", False)) for inc in chunk]
     verdicts, fresh = [], []
     with db.write() as s:
         keys = {i.key for i in items}
@@ -186,16 +180,17 @@ def _ingest_chunk(db, sealer, chunk, now) -> list[Verdict]:
                                         "this message was received before and is judged once"))
                 continue
             known.add(item.key)
-            row = Message(message_key=item.key, raw_sha256=item.digest, received_at=now,
-                          origin=item.origin, sender=item.extracted.sender or "",
-                          subject=(item.extracted.subject or "")[:300],
-                          blob=sealer.seal("-", ARCHIVE, "message:" + item.digest, 0, item.raw))
-            rows.append(row)
+            rows.append({"message_key": item.key, "raw_sha256": item.digest, "received_at": now,
+                         "origin": item.origin, "sender": item.extracted.sender or "",
+                         "subject": (item.extracted.subject or "")[:300], "verdict": "pending",
+                         "reason": "",
+                         "blob": sealer.seal("-", ARCHIVE, "message:" + item.digest, 0, item.raw)})
             fresh.append(item)
-        s.add_all(rows)
-        s.flush()
-        for item, row in zip(fresh, rows):
-            item.id = row.id
+        if rows:
+            ids = s.execute(insert(Message).returning(Message.id, sort_by_parameter_order=True),
+                            rows).scalars().all()
+            for item, mid in zip(fresh, ids):
+                item.id = mid
     if fresh:
         verdicts += _judge(db, sealer, fresh, now)
     return verdicts
@@ -215,7 +210,7 @@ def _judge_archived(db, sealer, message_ids: list[int], now) -> list[Verdict]:
     return _judge(db, sealer, items, now)
 
 
-def _judge(db, sealer, items: list[_Item], now) -> list[Verdict]:
+def _judge(db, sealer, items: list[ReadMessage], now) -> list[Verdict]:
     """Judge archived messages in one write transaction; verdicts are written in one go."""
     from sqlalchemy import update
     from sqlmodel import select
@@ -246,7 +241,7 @@ def _judge(db, sealer, items: list[_Item], now) -> list[Verdict]:
     return verdicts
 
 
-def _judge_message(batch: _Batch, msg: _Item, now) -> list[Verdict]:
+def _judge_message(batch: _Batch, msg: ReadMessage, now) -> list[Verdict]:
     ex, found = msg.extracted, msg.found
     if not found:
         v = Verdict(msg.origin, "rejected", "no-orders",
@@ -276,7 +271,7 @@ def _judge_message(batch: _Batch, msg: _Item, now) -> list[Verdict]:
     return verdicts
 
 
-def _judge_orders(batch: _Batch, msg: _Item, ex, signed, now) -> Verdict:
+def _judge_orders(batch: _Batch, msg: ReadMessage, ex, signed, now) -> Verdict:
     from pbem.crypto.canonical import sha256_hex
 
     text = signed.text
@@ -337,14 +332,18 @@ def _judge_orders(batch: _Batch, msg: _Item, ex, signed, now) -> Verdict:
     problems = list(problems) + list(rs.check(g.ctx.state, header.role, orders))
 
     payload = json.dumps({"text": text, "problems": [p.to_json() for p in problems]}).encode()
-    row = OrderSet(game_id=game.id, phase_seq=g.phase.seq, role=header.role, issued=header.issued,
-                   nonce=header.nonce, sha256=digest, received_at=now, message_id=msg.id,
-                   blob=batch.sealer.seal(game.id, header.role, orders_purpose(g.phase.seq, digest),
-                                          0, payload))
-    batch.session.add(row)
+    row = {"game_id": game.id, "phase_seq": g.phase.seq, "role": header.role,
+           "issued": header.issued, "nonce": header.nonce, "sha256": digest, "received_at": now,
+           "message_id": msg.id, "status": "accepted",
+           "blob": batch.sealer.seal(game.id, header.role, orders_purpose(g.phase.seq, digest),
+                                     0, payload)}
+    batch.order_sets.append(row)
     if held is not None:
-        repo.supersede(batch.session, held)
-    g.held[header.role] = row
+        if held.row is not None:
+            held.row["status"] = "superseded"
+        else:
+            batch.superseded.append(held.id)
+    g.held[header.role] = _Held(digest, header.nonce, header.issued, row=row)
     g.ctx.log("orders", now, phase=w.phase_id, role=header.role, sha256=digest,
               issued=format_time(header.issued))
     verdict = Verdict(msg.origin, "accepted", "", "", problems=problems, sha256=digest, **where)
@@ -374,13 +373,14 @@ def _receipt_mail(batch, g: _Open, player, header, digest, problems, replaced, s
     n = len(problems)
     subject = (f"[{game.id}] receipt: turn {header.turn} {header.phase} orders of {header.role}"
                + (f" ({n} problem{'s' if n != 1 else ''})" if n else ""))
-    queue_mail(batch.session, batch.sealer, game_id=game.id, owner=header.role, kind="receipt",
+    batch.mail.append(letter_row(
+               batch.sealer, game_id=game.id, owner=header.role, kind="receipt",
                to=player.email, subject=subject, now=now,
                letter={"sender": game.referee_address, "text": text,
-                       "in_reply_to": ex.message_id or None})
+                       "in_reply_to": ex.message_id or None}))
 
 
-def _reject_mail(batch, msg: _Item, ex, verdict: Verdict, now) -> None:
+def _reject_mail(batch, msg: ReadMessage, ex, verdict: Verdict, now) -> None:
     """Tell the sender why their message was not accepted: not when there is no address, and
     not to automatic mail (RFC 3834 Auto-Submitted: vacation replies, bounces), to avoid loops."""
     from pbem.reports.render import render
@@ -392,10 +392,11 @@ def _reject_mail(batch, msg: _Item, ex, verdict: Verdict, now) -> None:
                                        "subject": ex.subject or "", "received": format_time(now),
                                        "game": verdict.game})
     subject = "Re: " + (ex.subject or "your orders") + " [not accepted]"
-    queue_mail(batch.session, batch.sealer, game_id=None, owner=ARCHIVE, kind="rejection",
+    batch.mail.append(letter_row(
+               batch.sealer, game_id=None, owner=ARCHIVE, kind="rejection",
                to=sender, subject=subject, now=now,
                letter={"sender": batch.sender_address(verdict.game), "text": text,
-                       "in_reply_to": ex.message_id or None})
+                       "in_reply_to": ex.message_id or None}))
 
 
 def orders_purpose(phase_seq: int, digest: str) -> str:

@@ -137,14 +137,15 @@ def compose_report(game, row, text: str, html: str) -> bytes:
                    message_id_domain=mail_domain(game.referee_address))
 
 
-def queue_mail(session, sealer, *, game_id: str | None, owner: str, kind: str, to: str,
-               subject: str, letter: dict, now: datetime) -> None:
-    """Queue a receipt or rejection, sealed for ``owner`` (a role, or ``archive``);
-    ``letter`` is ``{"sender", "text", "in_reply_to"}``, composed when delivered."""
+def letter_row(sealer, *, game_id: str | None, owner: str, kind: str, to: str, subject: str,
+               letter: dict, now: datetime) -> dict:
+    """An outbox row (as a dict for a bulk insert) for a receipt or rejection, sealed for
+    ``owner`` (a role, or ``archive``); ``letter`` is ``{"sender", "text", "in_reply_to"}``,
+    composed into MIME when delivered (pbem outbox)."""
     blob = sealer.seal(game_id or "-", owner, f"mail:{kind}", 0,
                        json.dumps(letter, sort_keys=True).encode())
-    session.add(Outbox(game_id=game_id, owner=owner, kind=kind, to_addr=to, subject=subject,
-                       created_at=now, blob=blob))
+    return {"game_id": game_id, "owner": owner, "kind": kind, "to_addr": to, "subject": subject,
+            "created_at": now, "sent_at": None, "report_seq": None, "blob": blob}
 
 
 def compose_letter(row, letter: dict) -> bytes:

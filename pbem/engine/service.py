@@ -110,7 +110,10 @@ class Referee:
         """Archive and judge messages (see pbem.engine.judge.ingest)."""
         from pbem.engine.judge import ingest
 
-        return ingest(self.db, self.sealer, incomings, now=self.clock())
+        try:
+            return ingest(self.db, self.sealer, incomings, now=self.clock())
+        finally:
+            self.db.checkpoint()
 
     def process(self, game_id: str | None = None, *, force: bool = False) -> list:
         """Resolve every ready phase (pbem.engine.adjudicate.process)."""
@@ -118,8 +121,11 @@ class Referee:
 
         if game_id is not None:
             self.game(game_id)
-        return process(self.db, self.sealer, now=self.clock(), entropy=self.entropy,
-                       game_id=game_id, force=force)
+        try:
+            return process(self.db, self.sealer, now=self.clock(), entropy=self.entropy,
+                           game_id=game_id, force=force)
+        finally:
+            self.db.checkpoint()
 
     def game(self, game_id: str):
         """The game row, or NotFound."""

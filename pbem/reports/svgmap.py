@@ -13,21 +13,41 @@ HEX_SIZE = 22
 SEA = "#cfe6fa"
 
 
-def svg_context(hexmap, cells: dict, size: float = HEX_SIZE) -> dict:
-    """The ``svg`` context of templates/map.svg.j2: width, height, size and one entry per hex
-    ``{"label", "points", "x", "y", "fill", "marks", "title"}``."""
-    from pbem.boards.pixels import hex_center, hex_corners, map_size
+_geometry: dict = {}
 
-    width, height = map_size(hexmap, size)
+
+def _layout(hexmap, size: float) -> tuple:
+    """(width, height, [(label, points, x, y)]) of a map, computed once per map and size."""
+    key = (hexmap.digest, size)
+    if key not in _geometry:
+        from pbem.boards.pixels import hex_center, hex_corners, map_size
+
+        width, height = map_size(hexmap, size)
+        hexes = []
+        for label in hexmap.labels():
+            x, y = hex_center(hexmap, label, size)
+            points = " ".join(f"{cx:.1f},{cy:.1f}" for cx, cy in hex_corners(hexmap, label, size))
+            hexes.append((label, points, round(x, 1), round(y, 1)))
+        _geometry[key] = (round(width, 1), round(height, 1), hexes)
+    return _geometry[key]
+
+
+def svg_context(hexmap, cells: dict, size: float = HEX_SIZE) -> dict:
+    """The ``svg`` context of templates/map.svg.j2: width, height, font sizes and one entry per
+    hex ``{"label", "points", "x", "ly" (label baseline), "fill", "marks": [(y, text)], "title"}``
+    (pixels)."""
+    width, height, layout = _layout(hexmap, size)
     hexes = []
-    for label in hexmap.labels():
+    for label, points, x, y in layout:
         cell = cells.get(label, {})
-        x, y = hex_center(hexmap, label, size)
-        points = " ".join(f"{cx:.1f},{cy:.1f}" for cx, cy in hex_corners(hexmap, label, size))
-        hexes.append({"label": label, "points": points, "x": round(x, 1), "y": round(y, 1),
-                      "fill": cell.get("fill", SEA), "marks": cell.get("marks", []),
-                      "title": cell.get("title", "")})
-    return {"width": round(width, 1), "height": round(height, 1), "size": size, "hexes": hexes}
+        title = cell.get("title", "")
+        marks = [(round(y + size * (0.05 + 0.32 * i), 1), m)
+                 for i, m in enumerate(cell.get("marks", ()))]
+        hexes.append({"label": label, "points": points, "x": x, "ly": round(y - size * 0.5, 1),
+                      "fill": cell.get("fill", SEA), "marks": marks,
+                      "title": f"{label}: {title}" if title else label})
+    return {"width": width, "height": height, "size": size, "hexes": hexes,
+            "label_size": round(size * 0.28, 1), "mark_size": round(size * 0.3, 1)}
 
 
 _maps: dict = {}

@@ -92,11 +92,6 @@ def accepted_orders(s: Session, game_id: str, phase_seq: int) -> list[OrderSet]:
         OrderSet.status == "accepted").order_by(OrderSet.role)))
 
 
-def supersede(s: Session, order_set: OrderSet) -> None:
-    order_set.status = "superseded"
-    s.add(order_set)
-
-
 # ---------------------------------------------------------------- messages
 
 def message_by_key(s: Session, key: str) -> Message | None:
@@ -124,11 +119,13 @@ def events(s: Session, game_id: str, phase_seq: int) -> list[EventRow]:
 
 def append_log(s: Session, game: Game, lines: Iterable[str], head: str) -> None:
     """Store new log lines after the game's last one and move its head to ``head``."""
-    n = game.log_count
-    for line in lines:
-        n += 1
-        s.add(LogLine(game_id=game.id, seq=n, line=line))
-    game.log_count = n
+    from sqlalchemy import insert
+
+    rows = [{"game_id": game.id, "seq": game.log_count + i, "line": line}
+            for i, line in enumerate(lines, start=1)]
+    if rows:
+        s.execute(insert(LogLine), rows)
+    game.log_count += len(rows)
     game.log_head = head
     s.add(game)
 
