@@ -87,14 +87,16 @@ def read_chunks(incomings: Iterable, size: int) -> Iterator[list[ReadMessage]]:
     first = next(chunks, None)
     if first is None:
         return
+    import multiprocessing
+
     workers = min(WORKERS, os.cpu_count() or 1)
+    if "fork" not in multiprocessing.get_all_start_methods():
+        workers = 1  # no fork (Windows): read in-process
     if len(first) < PARALLEL_MIN or workers < 2:
         yield [_read_incoming(i) for i in first]
         for chunk in chunks:
             yield [_read_incoming(i) for i in chunk]
         return
-    import multiprocessing
-
     # fork: the workers inherit the loaded modules; they touch no database and leave with
     # os._exit, so the parent's open connections are never used or closed by them.
     with multiprocessing.get_context("fork").Pool(workers) as pool:
