@@ -42,21 +42,22 @@ def path_cost(hexmap: HexMap, path: Iterable[str], cost: Cost) -> float | None:
     return total
 
 
-def reachable(hexmap: HexMap, start: str, cost: Cost,
-              budget: float | None = None) -> dict[str, float]:
-    """Every hex reachable from ``start`` with its least total cost, ``start`` itself at 0.
-
-    Only hexes whose least cost is at most ``budget`` are returned (all reachable hexes when
-    ``budget`` is None). Negative step costs raise ``ValueError`` (Dijkstra needs costs >= 0).
-    """
-    best = {start: 0.0}
+def _search(hexmap: HexMap, start: str, cost: Cost, budget: float | None,
+            goal: str | None) -> tuple[dict, dict, float | None]:
+    """Dijkstra from ``start``: (least cost per hex settled or seen, predecessor per hex, the
+    cost of ``goal`` when it was reached, else None). Stops at ``goal`` when one is given.
+    Ties are broken by hex label, so results are reproducible."""
     hexmap.neighbours(start)
+    best = {start: 0.0}
+    came: dict[str, str] = {}
     heap = [(0.0, hexgrid.label_key(start), start)]
     done: set[str] = set()
     while heap:
         spent, _, here = heapq.heappop(heap)
         if here in done:
             continue
+        if here == goal:
+            return best, came, spent
         done.add(here)
         for there in hexmap.neighbours(here):
             if there in done:
@@ -71,8 +72,19 @@ def reachable(hexmap: HexMap, start: str, cost: Cost,
                 continue
             if total < best.get(there, float("inf")):
                 best[there] = total
+                came[there] = here
                 heapq.heappush(heap, (total, hexgrid.label_key(there), there))
-    return best
+    return best, came, None
+
+
+def reachable(hexmap: HexMap, start: str, cost: Cost,
+              budget: float | None = None) -> dict[str, float]:
+    """Every hex reachable from ``start`` with its least total cost, ``start`` itself at 0.
+
+    Only hexes whose least cost is at most ``budget`` are returned (all reachable hexes when
+    ``budget`` is None). Negative step costs raise ``ValueError`` (Dijkstra needs costs >= 0).
+    """
+    return _search(hexmap, start, cost, budget, None)[0]
 
 
 def cheapest_path(hexmap: HexMap, start: str, goal: str, cost: Cost,
@@ -84,36 +96,12 @@ def cheapest_path(hexmap: HexMap, start: str, goal: str, cost: Cost,
     label order), so the result is reproducible. Raises ``KeyError`` for a hex off the map and
     ``ValueError`` for a negative step cost.
     """
-    hexmap.neighbours(start)
     hexmap.neighbours(goal)
-    best = {start: 0.0}
-    came: dict[str, str] = {}
-    heap = [(0.0, hexgrid.label_key(start), start)]
-    done: set[str] = set()
-    while heap:
-        spent, _, here = heapq.heappop(heap)
-        if here in done:
-            continue
-        if here == goal:
-            path = [goal]
-            while path[-1] != start:
-                path.append(came[path[-1]])
-            path.reverse()
-            return spent, path
-        done.add(here)
-        for there in hexmap.neighbours(here):
-            if there in done:
-                continue
-            c = cost(here, there)
-            if c is None:
-                continue
-            if c < 0:
-                raise ValueError(f"step {here}->{there} costs {c!r}: costs must be 0 or more")
-            total = spent + c
-            if max_cost is not None and total > max_cost:
-                continue
-            if total < best.get(there, float("inf")):
-                best[there] = total
-                came[there] = here
-                heapq.heappush(heap, (total, hexgrid.label_key(there), there))
-    return None
+    _, came, spent = _search(hexmap, start, cost, max_cost, goal)
+    if spent is None:
+        return None
+    path = [goal]
+    while path[-1] != start:
+        path.append(came[path[-1]])
+    path.reverse()
+    return spent, path
