@@ -4,7 +4,6 @@ view, signed, ingested and processed, with some players missing deadlines (NMR).
 from __future__ import annotations
 
 import random
-from datetime import timedelta
 
 from conftest import Player, incoming
 

@@ -98,8 +98,6 @@ def test_random_game_keeps_every_secret_to_its_audience(referee, clock, seed):
     def after(resolved):
         state = full_state(referee, game_id)
         check_invariants(state, n)
-        with referee.db.read() as s:
-            seq = repo.get_game(s, game_id).phase_seq
         for reader in list(roles) + ["*"]:
             people, symbols = hidden_from(state, reader)
             for fmt in ("text", "html"):

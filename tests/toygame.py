@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import random
 
-from pbem.engine.ruleset import (PUBLIC, Event, OptionSpec, Order, Outcome, Parts, Problem,
+from pbem.engine.ruleset import (Event, OptionSpec, Order, Outcome, Parts, Problem,
                                  Resolution, Window)
 
 HOLES = 20

@@ -12,7 +12,7 @@ import random
 from pbem.boards.hexmap import HexMap
 from pbem.engine.ruleset import Chance, OptionSpec, Outcome, Parts, Resolution, Window
 
-from . import bots, maps, orders, state, texts, windows
+from . import bots, maps, orders, placement, state, texts, windows
 from .data import load_data as _load_data
 
 OPTIONS = {
@@ -114,7 +114,7 @@ class AtlantisRuleset:
         parts = state.dump(s)
         known = state.partial(parts.public, role, parts.secret.get(role))
         if known.stage == "placement":
-            return windows.check_placement(known, role, order_list)
+            return placement.check_placement(known, role, order_list)
         if known.stage == "turn":
             return windows.check_turn(known, role, order_list)
         if known.stage == "creature":
@@ -125,7 +125,7 @@ class AtlantisRuleset:
         """Carry out the current window (mutates ``s``); roles missing from ``orders_by_role``
         sent nothing (NMR)."""
         if s.stage == "placement":
-            return windows.resolve_placement(s, orders_by_role, chance)
+            return placement.resolve_placement(s, orders_by_role, chance)
         if s.stage == "turn":
             return windows.resolve_turn(s, orders_by_role, chance)
         if s.stage == "creature":
