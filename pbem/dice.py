@@ -9,8 +9,10 @@ roll::
     roll n = next byte b, discarding b >= 256 - (256 mod n); result (b mod n) + 1
 
 Hidden draws (face-down tiles, cups) use the same construction with the per-game hidden seed and the
-prefix ``"pbem-dice/1/hidden\\n"``; their key message never holds nonces (the hidden seed is committed
-at game creation, before any nonce exists).
+prefix ``"pbem-dice/1/hidden\\n"``, keyed with the same nonces as the public stream of the same phase
+(those of the phase's ``dice-reveal``; none for the game creation, ``0.create``). The hidden seed is
+committed before any nonce exists and the nonces come from the players, so neither the referee nor a
+player can steer a hidden draw (docs/dice.md, "The hidden stream").
 
 Public API: :func:`new_seed`, :func:`commitment`, :func:`key_message`, :func:`derive_key`,
 :class:`DiceStream`, :class:`Roll`, and the errors :class:`SidesError`, :class:`ShuffleSizeError`,
@@ -48,7 +50,8 @@ PREFIX = "pbem-dice/1\n"
 """Key-message prefix of a phase's public stream (DESIGN.md, "Verifiable dice (format v1)")."""
 
 HIDDEN_PREFIX = "pbem-dice/1/hidden\n"
-"""Key-message prefix of the per-game hidden stream (DESIGN.md, "Hidden draws use a second stream")."""
+"""Key-message prefix of a phase's hidden stream, keyed by the per-game hidden seed and the phase's
+nonces (DESIGN.md, "Hidden draws use a second stream"; docs/dice.md, "The hidden stream")."""
 
 SEED_BYTES = 32
 """Length of a dice seed in bytes (DESIGN.md: "a 32-byte secret seed")."""
@@ -77,8 +80,8 @@ class SeedError(DiceError):
 
 
 class KeyMessageError(DiceError):
-    """A game id, phase id, role or nonce that would make the key message ambiguous (holds a line
-    break, a role holds ``=``), or nonces given to the hidden stream."""
+    """A game id, phase id, role or nonce that is not a string or would make the key message
+    ambiguous (holds a line break, or a role holds ``=``)."""
 
 
 def new_seed() -> bytes:
@@ -107,20 +110,17 @@ def key_message(game: str, phase: str, nonces: Mapping[str, str], *, hidden: boo
     """Return the UTF-8 message that the seed keys into the stream key (docs/dice.md, "The key").
 
     ``PREFIX + game + "\\n" + phase + "\\n" + "\\n".join(role + "=" + nonce for roles sorted)``,
-    with ``HIDDEN_PREFIX`` instead of ``PREFIX`` when ``hidden``. Roles are sorted by Unicode code
-    point (Python's ``sorted``; the same order as sorting their UTF-8 bytes). With no nonces the
-    message ends with ``phase + "\\n"``.
+    with ``HIDDEN_PREFIX`` instead of ``PREFIX`` when ``hidden``. ``nonces`` maps each role whose
+    orders were accepted for the phase to its nonce; the hidden stream of a phase takes the same
+    nonces as the public stream of that phase (docs/dice.md, "The hidden stream"). Roles are sorted
+    by Unicode code point (Python's ``sorted``; the same order as sorting their UTF-8 bytes). With
+    no nonces the message ends with ``phase + "\\n"``.
 
     Raises :class:`KeyMessageError` if the game, phase, a role or a nonce is not a string or holds
-    a line break, if a role holds ``=``, or if ``hidden`` and ``nonces`` is not empty (the hidden
-    seed is committed before any nonce exists; docs/dice.md, "The hidden stream").
+    a line break, or if a role holds ``=`` (the same checks for both streams).
     """
     _check_text("game id", game)
     _check_text("phase id", phase)
-    if hidden and nonces:
-        raise KeyMessageError(
-            f"nonces {dict(nonces)!r} given to the hidden stream; expected none (the hidden seed is "
-            "committed at game creation, before any nonce exists)")
     parts = []
     for role in sorted(nonces):
         _check_text("role", role)
@@ -166,7 +166,9 @@ class DiceStream:
     ``DiceStream(seed, game, phase, nonces, *, hidden=False)``: ``seed`` is 32 bytes; ``game`` and
     ``phase`` are the ids in the log (``"atl-7"``, ``"3.movement"``; the phase id is not
     interpreted); ``nonces`` maps each role whose orders were accepted to the nonce of its order
-    header. For ``hidden=True`` the key uses ``HIDDEN_PREFIX`` and ``nonces`` must be empty.
+    header (``{}`` when no role sent orders, and at the game creation, phase ``0.create``). For
+    ``hidden=True`` ``seed`` is the per-game hidden seed, the key uses ``HIDDEN_PREFIX``, and
+    ``nonces`` are those of the same phase's public stream.
 
     The stream is lazy: one HMAC-SHA256 block of 32 bytes is computed only when the previous one
     is used up. Every draw is recorded, in order, in :attr:`rolls` as a :class:`Roll`.

@@ -9,8 +9,10 @@
 3. at ``dice-reveal``: ``sha256(seed) == commit``, and every roll of the phase, re-derived from the
    seed and the revealed nonces in index order, has the logged value; no roll of the phase follows;
 4. at ``hidden-reveal``: ``sha256(seed) == commit`` of ``hidden-commit``, and ``values`` holds the
-   re-derived value of every hidden roll (per phase, in index order);
-5. at ``setup-reveal``: ``sha256(salt + canonical_json(hidden))`` is the ``setup-commit``;
+   re-derived value of every hidden roll (per phase, in index order), each phase's hidden stream
+   keyed with the nonces of that phase's ``dice-reveal``, which must come before the hidden-reveal;
+5. at ``setup-reveal``: ``sha256(salt + canonical_json(hidden))`` is the ``setup-commit`` (one per
+   game, anywhere before the reveal: at creation or at the end of the window that dealt the setup);
 6. an unfinished log is fine: what is not yet revealed is counted as pending, not as an error.
 
 The result is a :class:`VerifyReport`; nothing is raised for a bad log.
@@ -83,9 +85,11 @@ class VerifyReport:
 
 
 class _Phase:
-    """One phase's public stream: commitment, rolls (line, sides, value) and reveal."""
+    """One phase's public stream: commitment, rolls (line, sides, value) and reveal, whose
+    nonces also key the phase's hidden stream."""
 
-    __slots__ = ("commit", "commit_line", "rolls", "next_index", "revealed", "broken", "reported")
+    __slots__ = ("commit", "commit_line", "rolls", "next_index", "revealed", "nonces", "broken",
+                 "reported")
 
     def __init__(self) -> None:
         self.commit: str | None = None
@@ -93,6 +97,7 @@ class _Phase:
         self.rolls: list[tuple[int, int, Any]] = []
         self.next_index = 0
         self.revealed = 0        # line of the dice-reveal, 0 while pending
+        self.nonces: dict[str, str] | None = None  # the dice-reveal's nonces, if well-formed
         self.broken = False      # an index or sides error: the rolls cannot be re-derived
         self.reported = False    # "roll before its dice-commit" already reported
 
@@ -347,12 +352,15 @@ class _Verifier:
                           f"is line {ph.revealed})")
             return
         ph.revealed = n
+        nonces = obj.get("nonces")
+        nonces_ok = isinstance(nonces, dict) and all(isinstance(v, str) for v in nonces.values())
+        if nonces_ok:
+            ph.nonces = nonces  # they key the phase's hidden stream too, checked at hidden-reveal
         if ph.commit is None:
             self.error(n, f"dice-reveal for phase {phase!r}: expected a dice-commit before it, found none")
             return
         seed = self.seed_field(n, obj, "dice-reveal", "seed")
-        nonces = obj.get("nonces")
-        if not (isinstance(nonces, dict) and all(isinstance(v, str) for v in nonces.values())):
+        if not nonces_ok:
             self.error(n, f"dice-reveal line: expected 'nonces' as an object of role: nonce strings, "
                           f"found {nonces!r}")
             return
@@ -460,16 +468,14 @@ class _Verifier:
             self.error(n, "hidden-reveal: the hidden rolls are not re-derived: their indices or sides "
                           "are wrong (see above)")
             return
-        streams: dict[str, DiceStream] = {}
+        streams: dict[str, DiceStream | None] = {}  # None: the phase's stream cannot be derived
         good = 0
         for (line, phase, sides), value in zip(g.hidden_rolls, values):
-            stream = streams.get(phase)
+            stream = streams.get(phase, False)
+            if stream is False:
+                stream = streams[phase] = self.hidden_stream(n, line, seed, game, phase)
             if stream is None:
-                try:
-                    stream = streams[phase] = DiceStream(seed, game, phase, {}, hidden=True)
-                except DiceError as exc:
-                    self.error(line, f"hidden roll: {exc}")
-                    return
+                continue
             expected = stream.draw(sides)
             if expected == value and _is_int(value):
                 good += 1
@@ -477,6 +483,30 @@ class _Verifier:
                 self.error(line, f"hidden roll of phase {phase!r} (d{sides}): expected {expected} from "
                                  f"the seed revealed at line {n}, found {value!r} in its 'values'")
         self.r.hidden_verified += good
+
+    def hidden_stream(self, n: int, line: int, seed: bytes, game: str,
+                      phase: str) -> DiceStream | None:
+        """The hidden stream of ``phase``, keyed with the nonces of the phase's dice-reveal; None,
+        after reporting why at the hidden-reveal (line ``n``), if it cannot be derived. ``line``
+        is the phase's first hidden roll."""
+        ph = self.phases.get((game, phase))
+        if ph is None or not ph.revealed:
+            self.error(n, f"hidden-reveal: the hidden rolls of phase {phase!r} (the first at line "
+                          f"{line}) are not re-derived: expected the phase's dice-reveal before this "
+                          "line (its nonces key the phase's hidden stream), found none")
+            return None
+        if ph.nonces is None:
+            self.error(n, f"hidden-reveal: the hidden rolls of phase {phase!r} (the first at line "
+                          f"{line}) are not re-derived: the phase's dice-reveal (line {ph.revealed}) "
+                          "has no valid 'nonces' to key its hidden stream")
+            return None
+        try:
+            return DiceStream(seed, game, phase, ph.nonces, hidden=True)
+        except DiceError as exc:
+            self.error(n, f"hidden-reveal: the hidden rolls of phase {phase!r} (the first at line "
+                          f"{line}) are not re-derived: the nonces of the phase's dice-reveal (line "
+                          f"{ph.revealed}) cannot key a stream: {exc}")
+            return None
 
     def setup_commit(self, n: int, obj: dict) -> None:
         if not (self.text_fields(n, obj, "setup-commit", ("game",))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pbem.engine.ruleset import Chance, Order
 from pbem.games.atlantis import ruleset
 from pbem.games.atlantis.state import Person
+from pbem.games.atlantis.windows import deal_hidden
 
 
 class Scripted:
@@ -52,6 +53,7 @@ def position(seats=("red", "green"), options=None, house=None, people=None, ship
     data = ruleset.load_data(house)
     hexmap = ruleset.load_map(None, "stand-in")
     s, _ = ruleset.setup(list(seats), opts, data, hexmap, chance())
+    deal_hidden(s, chance())
     for h in sunk:
         del s.tiles[h]
         s.symbols.pop(h, None)

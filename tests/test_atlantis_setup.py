@@ -15,7 +15,7 @@ from pbem.dice import DiceStream
 from pbem.engine.ruleset import Chance
 from pbem.games.atlantis import ruleset
 from pbem.games.atlantis.data import SYMBOLS, load_data
-from pbem.games.atlantis.windows import SetupError
+from pbem.games.atlantis.windows import SetupError, deal_hidden
 from test_atlantis_helpers import chance, orders
 
 
@@ -48,6 +48,9 @@ def test_public_arrangement_and_hidden_deal_use_the_right_streams():
     s, events, dice = new()
     assert dice.public.log == [(7, "island arrangement: which centre hex is the city"),
                                ("shuffle", 30, "island arrangement: the outer tiles")]
+    # nothing hidden is dealt at creation: the deal waits for the placement window's nonces
+    assert dice.hidden.log == [] and s.symbols == {} and s.values == {}
+    deal_hidden(s, dice)
     assert dice.hidden.log == [("shuffle", 18, "symbols under the sand tiles"),
                                ("shuffle", 12, "symbols under the forest tiles"),
                                ("shuffle", 7, "symbols under the fortress tiles"),
@@ -61,6 +64,7 @@ def test_tiles_symbols_and_values_follow_the_manifest():
     """Contents and Symbols Under Tiles: 18 sand, 12 forest, 7 fortress (city included), each
     kind's symbols as the manifest; values 1x3, 2x2, 3x2, 4, 5, 6 per player."""
     s, _, _ = new(("red", "green", "blue"), dice=real_dice(3))
+    deal_hidden(s, real_dice(3))
     centre = set(s.hexmap.group("centre"))
     assert s.city in centre
     assert Counter(s.tiles.values()) == {"sand": 18, "forest": 12, "fortress": 7}

@@ -90,17 +90,27 @@ EX_SHUFFLE_DRAWS = [(5, 1), (4, 2), (3, 1), (2, 1)]
 EX_HIDDEN_SEED = bytes(range(32, 64))
 EX_HIDDEN_COMMIT = "72dbb7336c76780023f83da4c355f2eeea85733b13d3477697917790c1229084"
 EX_HIDDEN_PHASE = "0.setup"
-EX_HIDDEN_KEY = "5f9840bed67d2a10422498e66fe8c36fd2d42420ef761b008a4ef009672a8c69"
-EX_HIDDEN_BLOCK0 = "a8ef2150badb9e7240189c9d7a0d9c7cb49d2a94900b38842d7db5e18b5221c8"
-EX_HIDDEN_SHUFFLE = ["B", "C", "A", "E", "D"]   # draws d5=4 d4=4 d3=1 d2=1
-EX_HIDDEN_DRAWS = [(5, 4), (4, 4), (3, 1), (2, 1)]
+EX_HIDDEN_NONCES = {"red": "0f1e2d3c4b5a69788796a5b4c3d2e1f0", "blue": "fedcba9876543210fedcba9876543210"}
+EX_HIDDEN_MESSAGE = ("pbem-dice/1/hidden\natl-7\n0.setup\nblue=fedcba9876543210fedcba9876543210\n"
+                     "red=0f1e2d3c4b5a69788796a5b4c3d2e1f0")
+EX_HIDDEN_KEY = "db860327c05c7e2f4d3716bf3ac54094e4b25461394b41a56d072fe16488f4f7"
+EX_HIDDEN_BLOCK0 = "c474e3995290243b8a6db445a163e3eb10129178b12043497c52a91482dc1079"
+EX_HIDDEN_BLOCK1 = "79e1bbdf9f91736da84c77824b7288a00ca8fff664c897f0327082323bec6d77"
+EX_HIDDEN_SHUFFLE = ["D", "E", "C", "A", "B"]   # draws d5=2 d4=1 d3=3 d2=2 (bytes 0xc4 0x74 0xe3 0x99)
+EX_HIDDEN_DRAWS = [(5, 2), (4, 1), (3, 3), (2, 2)]
+# The key of the same hidden seed and phase with no nonces (the old rule), by openssl: the nonces
+# must change it.
+EX_HIDDEN_KEY_NO_NONCES = "5f9840bed67d2a10422498e66fe8c36fd2d42420ef761b008a4ef009672a8c69"
 
 
 def test_worked_example_values_are_in_the_docs():
     text = DOCS.read_text(encoding="utf-8")
     for value in (EX_SEED.hex(), EX_COMMIT, EX_KEY, EX_BLOCK0, EX_BLOCK1, EX_HIDDEN_SEED.hex(),
-                  EX_HIDDEN_COMMIT, EX_HIDDEN_KEY, EX_HIDDEN_BLOCK0, *EX_NONCES.values()):
+                  EX_HIDDEN_COMMIT, EX_HIDDEN_KEY, EX_HIDDEN_BLOCK0, EX_HIDDEN_BLOCK1,
+                  *EX_NONCES.values(), *EX_HIDDEN_NONCES.values()):
         assert value in text
+    for message in (EX_MESSAGE, EX_HIDDEN_MESSAGE):  # shown with \n escapes, as printf takes them
+        assert message.replace("\n", "\\n") in text
     assert " ".join(map(str, EX_D6)) in text
     assert " ".join(EX_SHUFFLE) in text and " ".join(EX_HIDDEN_SHUFFLE) in text
 
@@ -114,6 +124,11 @@ def test_worked_example_reference_implementation_agrees():
     ref = RefDice(key)
     assert [ref.roll(6) for _ in range(10)] == EX_D6
     assert ref.shuffle(list("ABCDE")) == EX_SHUFFLE
+    hidden = ref_key(EX_HIDDEN_SEED, EX_GAME, EX_HIDDEN_PHASE, EX_HIDDEN_NONCES, hidden=True)
+    assert hidden.hex() == EX_HIDDEN_KEY
+    assert ref_bytes(hidden, 64).hex() == EX_HIDDEN_BLOCK0 + EX_HIDDEN_BLOCK1
+    assert RefDice(hidden).shuffle(list("ABCDE")) == EX_HIDDEN_SHUFFLE
+    assert ref_key(EX_HIDDEN_SEED, EX_GAME, EX_HIDDEN_PHASE, {}, hidden=True).hex() == EX_HIDDEN_KEY_NO_NONCES
 
 
 def test_worked_example_public_stream():
@@ -130,13 +145,23 @@ def test_worked_example_public_stream():
 
 
 def test_worked_example_hidden_stream():
+    # The hidden stream takes the nonces of its phase, like the public one (docs/dice.md).
     assert commitment(EX_HIDDEN_SEED) == EX_HIDDEN_COMMIT
-    assert key_message(EX_GAME, EX_HIDDEN_PHASE, {}, hidden=True) == b"pbem-dice/1/hidden\natl-7\n0.setup\n"
-    dice = DiceStream(EX_HIDDEN_SEED, EX_GAME, EX_HIDDEN_PHASE, {}, hidden=True)
+    message = key_message(EX_GAME, EX_HIDDEN_PHASE, EX_HIDDEN_NONCES, hidden=True)
+    assert message == EX_HIDDEN_MESSAGE.encode() and len(message) == 107
+    dice = DiceStream(EX_HIDDEN_SEED, EX_GAME, EX_HIDDEN_PHASE, EX_HIDDEN_NONCES, hidden=True)
     assert dice.key.hex() == EX_HIDDEN_KEY
-    assert ref_bytes(dice.key, 32).hex() == EX_HIDDEN_BLOCK0
+    assert ref_bytes(dice.key, 64).hex() == EX_HIDDEN_BLOCK0 + EX_HIDDEN_BLOCK1
     assert dice.shuffle(list("ABCDE"), "tiles") == EX_HIDDEN_SHUFFLE
     assert [(r.sides, r.value) for r in dice.rolls] == EX_HIDDEN_DRAWS
+    assert dice.bytes_used == 4  # no byte discarded: 0xc4 < 255, 0xe3 < 255
+
+
+def test_hidden_stream_without_nonces_is_the_creation_stream():
+    # Phase 0.create has no orders, so no nonces: the message ends with the phase line.
+    assert key_message(EX_GAME, "0.create", {}, hidden=True) == b"pbem-dice/1/hidden\natl-7\n0.create\n"
+    dice = DiceStream(EX_HIDDEN_SEED, EX_GAME, EX_HIDDEN_PHASE, {}, hidden=True)
+    assert dice.key.hex() == EX_HIDDEN_KEY_NO_NONCES != EX_HIDDEN_KEY
 
 
 # --- seeds, commitments, keys ------------------------------------------------------------------
@@ -179,11 +204,25 @@ def test_hidden_prefix_changes_the_stream():
     assert hidden.key != public.key
 
 
-def test_hidden_stream_refuses_nonces():
-    with pytest.raises(KeyMessageError, match="hidden stream"):
-        DiceStream(EX_SEED, "g", "1.x", {"red": "n"}, hidden=True)
+def test_hidden_stream_takes_nonces():
+    nonces = {"red": "5b0f", "Blue": "77", "blue": "00"}
+    hidden = DiceStream(EX_HIDDEN_SEED, "g", "4.cups", nonces, hidden=True)
+    # An independent computation, from DESIGN.md's words, written out here in full.
+    msg = b"pbem-dice/1/hidden\ng\n4.cups\nBlue=77\nblue=00\nred=5b0f"
+    assert key_message("g", "4.cups", nonces, hidden=True) == msg
+    key = hmac.new(EX_HIDDEN_SEED, msg, hashlib.sha256).digest()
+    assert hidden.key == key
+    block0 = hmac.new(key, bytes(8), hashlib.sha256).digest()
+    assert [hidden.roll(256, "cup") for _ in range(32)] == [b + 1 for b in block0]
+    # Every nonce counts: with one left out or changed, the hidden stream is another.
+    for changed in ({"red": "5b0f", "Blue": "77"}, {"red": "5b0f", "Blue": "77", "blue": "01"}, {}):
+        assert DiceStream(EX_HIDDEN_SEED, "g", "4.cups", changed, hidden=True).key != key
+    # The same nonces give the public stream of the phase another key (prefix).
+    assert DiceStream(EX_HIDDEN_SEED, "g", "4.cups", nonces).key == ref_key(EX_HIDDEN_SEED, "g", "4.cups", nonces)
+    assert DiceStream(EX_HIDDEN_SEED, "g", "4.cups", nonces).key != key
 
 
+@pytest.mark.parametrize("hidden", [False, True])
 @pytest.mark.parametrize("game, phase, nonces, needle", [
     ("a\nb", "1.x", {}, "game id"),
     ("g", "1.x\n", {}, "phase id"),
@@ -193,9 +232,12 @@ def test_hidden_stream_refuses_nonces():
     ("g", "1.x", {"red": 7}, "nonce of role"),
     ("g", 3, {}, "phase id"),
 ])
-def test_ambiguous_key_messages_are_refused(game, phase, nonces, needle):
+def test_ambiguous_key_messages_are_refused(game, phase, nonces, needle, hidden):
+    # The same checks for both streams.
     with pytest.raises(KeyMessageError, match=needle):
-        key_message(game, phase, nonces)
+        key_message(game, phase, nonces, hidden=hidden)
+    with pytest.raises(KeyMessageError, match=needle):
+        DiceStream(EX_SEED, game, phase, nonces, hidden=hidden)
 
 
 @pytest.mark.parametrize("seed", [b"", bytes(31), bytes(33), "00" * 32, None])

@@ -28,7 +28,6 @@ def test_rolls_are_always_1_to_n(seed, game, phase, nonce_map, dice_sides):
 
 @given(seeds, text, text, nonces, st.lists(sides, min_size=1, max_size=40), st.booleans())
 def test_same_inputs_same_rolls(seed, game, phase, nonce_map, dice_sides, hidden):
-    nonce_map = {} if hidden else nonce_map
     a = DiceStream(seed, game, phase, dict(nonce_map), hidden=hidden)
     b = DiceStream(bytes(seed), game, phase, dict(reversed(list(nonce_map.items()))), hidden=hidden)
     assert [a.roll(n, "x") for n in dice_sides] == [b.roll(n, "x") for n in dice_sides]
@@ -39,9 +38,10 @@ def _raw(dice: DiceStream) -> list[int]:
 
 
 @settings(max_examples=200)
-@given(seeds, text, text, nonces.filter(bool), st.data())
-def test_any_nonce_change_changes_the_stream(seed, game, phase, nonce_map, data):
-    base = _raw(DiceStream(seed, game, phase, nonce_map))
+@given(seeds, text, text, nonces.filter(bool), st.data(), st.booleans())
+def test_any_nonce_change_changes_the_stream(seed, game, phase, nonce_map, data, hidden):
+    # For the hidden stream as for the public one (docs/dice.md, "The hidden stream").
+    base = _raw(DiceStream(seed, game, phase, nonce_map, hidden=hidden))
     role = data.draw(st.sampled_from(sorted(nonce_map)))
     changed = dict(nonce_map)
     kind = data.draw(st.sampled_from(["edit", "drop", "add", "rename"]))
@@ -54,17 +54,18 @@ def test_any_nonce_change_changes_the_stream(seed, game, phase, nonce_map, data)
         changed[data.draw(roles.filter(lambda r: r not in nonce_map))] = "00"
     else:
         changed[data.draw(roles.filter(lambda r: r not in nonce_map))] = changed.pop(role)
-    assert _raw(DiceStream(seed, game, phase, changed)) != base
+    assert _raw(DiceStream(seed, game, phase, changed, hidden=hidden)) != base
 
 
-@given(seeds, seeds, text, text)
-def test_seed_game_and_phase_each_change_the_stream(seed, other, game, phase):
-    base = _raw(DiceStream(seed, game, phase, {}))
+@given(seeds, seeds, text, text, nonces)
+def test_seed_game_and_phase_each_change_the_stream(seed, other, game, phase, nonce_map):
+    base = _raw(DiceStream(seed, game, phase, nonce_map))
     if other != seed:
-        assert _raw(DiceStream(other, game, phase, {})) != base
-    assert _raw(DiceStream(seed, game + "x", phase, {})) != base
-    assert _raw(DiceStream(seed, game, phase + "x", {})) != base
-    assert _raw(DiceStream(seed, game, phase, {}, hidden=True)) != base
+        assert _raw(DiceStream(other, game, phase, nonce_map)) != base
+    assert _raw(DiceStream(seed, game + "x", phase, nonce_map)) != base
+    assert _raw(DiceStream(seed, game, phase + "x", nonce_map)) != base
+    # The hidden stream of the phase, with the same nonces, is another stream.
+    assert _raw(DiceStream(seed, game, phase, nonce_map, hidden=True)) != base
 
 
 @given(seeds, st.lists(st.integers(), max_size=40))

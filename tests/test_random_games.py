@@ -131,6 +131,7 @@ def _permute_values(referee, game_id, owner, rng):
         ctx = GameContext.load(s, referee.sealer, repo.get_game(s, game_id))
         pids = sorted(p for p in ctx.state.values if ctx.state.people[p].owner == owner)
         vals = [ctx.state.values[p] for p in pids]
+        assert len(set(vals)) > 1, "nothing to permute: the values are not dealt yet"
         while [ctx.state.values[p] for p in pids] == vals:
             rng.shuffle(vals)
         assert sorted(vals) == sorted(ctx.state.values[p] for p in pids)
@@ -164,9 +165,12 @@ def test_another_players_values_change_nothing_anyone_else_sees(tmp_path, seed):
             (tmp_path / "home1" / "referee.key").chmod(0o600)
         referee.init()
         players = new_game(referee, "atlantis", roles, "dg")
-        if run == 1:
-            _permute_values(referee, "dg", "blue", random.Random(seed))
-        sent = play(referee, clock, players, "dg", random.Random(seed))
+
+        def after(resolved, _run=run, _referee=referee):
+            if _run == 1 and resolved.phase == "0.setup":  # the values are dealt in 0.setup
+                _permute_values(_referee, "dg", "blue", random.Random(seed))
+
+        sent = play(referee, clock, players, "dg", random.Random(seed), after_phase=after)
         runs.append((sent, _reports(referee, "dg"), referee.log_lines("dg")))
     # the bots choose from views and the dice only, so both games got the same orders
     assert runs[0][0] == runs[1][0]
@@ -202,3 +206,27 @@ def test_the_leak_finder_finds_the_phrasings_reports_use():
     assert leaks("Symbols shown: 0604 Dolphin; 0407 Kill a shark", people, symbols)
     assert not leaks("- red4 swims from 0604 to 0504.", people, symbols)
     assert not leaks("- shark1 is placed at 0609.", people, symbols)
+
+
+def test_the_hidden_deal_waits_for_the_players_nonces(referee, clock):
+    """docs/dice.md, "The hidden stream": Atlantis deals the symbols and values in the placement
+    window, with the hidden stream keyed by that window's nonces, and commits the hidden setup
+    right after; nothing hidden is drawn at creation, where no nonce exists yet."""
+    players = new_game(referee, "atlantis", ("red", "green"), "hd")
+    lines = [json.loads(x) for x in referee.log_lines("hd")]
+    assert not [o for o in lines if o.get("stream") == "hidden"]
+    assert "setup-commit" not in [o["type"] for o in lines]
+    done = []
+    play(referee, clock, players, "hd", random.Random(1), after_phase=done.append)
+    lines = [json.loads(x) for x in referee.log_lines("hd")]
+    hidden = [o for o in lines if o.get("stream") == "hidden"]
+    assert hidden and {o["phase"] for o in hidden} == {"0.setup"}
+    reveal = next(o for o in lines if o["type"] == "dice-reveal" and o["phase"] == "0.setup")
+    assert set(reveal["nonces"]) == {"red", "green"}
+    types = [o["type"] for o in lines]
+    assert types.index("setup-commit") > lines.index(reveal)
+    # the verifier re-derives the deal from the revealed seed and those nonces
+    from pbem.verify import verify_log
+
+    report = verify_log(referee.log_lines("hd"))
+    assert report.ok and report.hidden_verified == len(hidden) and report.setups_verified == 1

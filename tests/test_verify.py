@@ -54,6 +54,7 @@ class Game:
     hidden_rolls: int = 0
     phases: list[str] = field(default_factory=list)
     hidden_values: list[int] = field(default_factory=list)
+    nonces: dict[str, dict[str, str]] = field(default_factory=dict)  # phase -> revealed nonces
 
     def add(self, obj: dict) -> int:
         obj["at"] = AT
@@ -73,50 +74,72 @@ def chain(objs: list[dict]) -> list[str]:
     return [ledger.append(dict(obj)) for obj in objs]
 
 
+def nonces_of(phase: str, roles=ROLES) -> dict[str, str]:
+    return {role: hashlib.md5(f"{role} {phase}".encode()).hexdigest() for role in roles}
+
+
 def build_game(turns: int = 3, finished: bool = True) -> Game:
-    """A three-player game: hidden setup shuffle, then per turn a committed phase with orders,
-    public rolls (d6s, a d20, a shuffle) and hidden cup draws, then the end-of-game reveals."""
+    """A three-player game, written as the engine writes it (docs/dice.md, docs/log.md):
+
+    - creation, phase ``0.create``: hidden-commit, a public roll and a hidden roll with no nonces
+      (no orders exist yet), dice-reveal with ``{}``;
+    - the first window, ``0.setup``: orders, the hidden setup dealt from the hidden stream keyed
+      with the window's nonces (a 12-tile shuffle), dice-reveal, then the setup-commit;
+    - per turn a committed phase with orders, public rolls (d6s, a d20, a shuffle) and hidden cup
+      draws keyed with the turn's nonces (green sends nothing on turn 2);
+    - the end-of-game reveals.
+    """
     g = Game()
     hidden_seed, salt = seed_of("hidden"), seed_of("salt")[:16]
     g.add(game_created_line(GAME, "atlantis", list(ROLES), {"end": "all"},
                             "pbem-ed25519 AAAA referee", None))
     g.add(hidden_commit_line(GAME, commitment(hidden_seed)))
-    setup = DiceStream(hidden_seed, GAME, "0.setup", {}, hidden=True)
-    tiles = setup.shuffle([f"tile-{i}" for i in range(12)], "island tiles")
-    hidden_setup = {"tiles": tiles, "people": {"red": [1, 1, 2, 3, 4, 5, 6]}}
-    g.add(setup_commit_line(GAME, setup_commitment(salt, hidden_setup)))
-    for roll in setup.rolls:
-        g.add(roll_line(GAME, "0.setup", roll, hidden=True))
-    g.hidden_values += [r.value for r in setup.rolls]
-    for turn in range(1, turns + 1):
-        phase = f"{turn}.movement"
-        g.phases.append(phase)
-        seed = seed_of(f"phase {turn}")
-        g.add(dice_commit_line(GAME, phase, commitment(seed)))
-        g.add({"type": "phase-open", "game": GAME, "phase": phase})
-        nonces = {role: hashlib.md5(f"{role}{turn}".encode()).hexdigest() for role in ROLES
-                  if not (turn == 2 and role == "green")}  # green sends nothing on turn 2
+
+    def phase(name: str, seed: bytes, nonces: dict, draw) -> DiceStream:
+        g.add(dice_commit_line(GAME, name, commitment(seed)))
+        g.add({"type": "phase-open", "game": GAME, "phase": name})
         for role in sorted(nonces):
-            g.add(orders_line(GAME, phase, role, "ab" * 32, AT))
-        dice = DiceStream(seed, GAME, phase, nonces)
-        hidden = DiceStream(hidden_seed, GAME, phase, {}, hidden=True)
-        for i in range(5 + turn):
-            dice.roll(6, f"shark attack {i}")
-        dice.roll(20, "storm")
-        dice.shuffle(["whale", "shark", "boat", "kraken"], "creature die faces")
-        hidden.roll(8, "cup draw")
-        hidden.roll(8, "cup draw")
-        for roll in dice.rolls:
-            g.add(roll_line(GAME, phase, roll))
+            g.add(orders_line(GAME, name, role, "ab" * 32, AT))
+        public = DiceStream(seed, GAME, name, nonces)
+        hidden = DiceStream(hidden_seed, GAME, name, nonces, hidden=True)
+        draw(public, hidden)
+        for roll in public.rolls:
+            g.add(roll_line(GAME, name, roll))
         for roll in hidden.rolls:
-            g.add(roll_line(GAME, phase, roll, hidden=True))
-        g.add({"type": "event", "game": GAME, "phase": phase, "kind": "sink", "text": "0507 sinks"})
-        g.add(dice_reveal_line(GAME, phase, seed, nonces))
-        g.add({"type": "phase-resolved", "game": GAME, "phase": phase})
-        g.public_rolls += len(dice.rolls)
+            g.add(roll_line(GAME, name, roll, hidden=True))
+        g.add({"type": "event", "game": GAME, "phase": name, "kind": "sink", "text": "0507 sinks"})
+        g.add(dice_reveal_line(GAME, name, seed, nonces))
+        g.add({"type": "phase-resolved", "game": GAME, "phase": name})
+        g.phases.append(name)
+        g.nonces[name] = nonces
+        g.public_rolls += len(public.rolls)
         g.hidden_rolls += len(hidden.rolls)
         g.hidden_values += [r.value for r in hidden.rolls]
-    g.hidden_rolls += len(setup.rolls)
+        return hidden
+
+    def create(public: DiceStream, hidden: DiceStream) -> None:
+        public.roll(6, "first player")
+        hidden.roll(4, "spare tile")
+
+    phase("0.create", seed_of("create"), {}, create)
+    tiles: list[str] = []
+    phase("0.setup", seed_of("setup"), nonces_of("0.setup"),
+          lambda public, hidden: tiles.extend(hidden.shuffle([f"tile-{i}" for i in range(12)],
+                                                             "island tiles")))
+    hidden_setup = {"tiles": tiles, "people": {"red": [1, 1, 2, 3, 4, 5, 6]}}
+    g.add(setup_commit_line(GAME, setup_commitment(salt, hidden_setup)))  # once dealt
+
+    for turn in range(1, turns + 1):
+        def play(public: DiceStream, hidden: DiceStream, turn: int = turn) -> None:
+            for i in range(5 + turn):
+                public.roll(6, f"shark attack {i}")
+            public.roll(20, "storm")
+            public.shuffle(["whale", "shark", "boat", "kraken"], "creature die faces")
+            hidden.roll(8, "cup draw")
+            hidden.roll(8, "cup draw")
+
+        roles = [r for r in ROLES if not (turn == 2 and r == "green")]  # green sends nothing
+        phase(f"{turn}.movement", seed_of(f"phase {turn}"), nonces_of(f"{turn}.movement", roles), play)
     if finished:
         g.add({"type": "game-end", "game": GAME, "winners": ["red"]})
         g.add(hidden_reveal_line(GAME, hidden_seed, g.hidden_values))
@@ -153,20 +176,22 @@ def test_synthetic_game_verifies():
     assert report.ok, report.summary()
     assert report.warnings == []
     assert report.lines == len(g.objs)
-    assert report.phases_verified == 3 and report.phases_pending == 0
-    assert report.rolls_verified == g.public_rolls == (6 + 7 + 8) + 3 * (1 + 3)
+    # 0.create, 0.setup and three turns.
+    assert report.phases_verified == 5 and report.phases_pending == 0
+    assert report.rolls_verified == g.public_rolls == 1 + (6 + 7 + 8) + 3 * (1 + 3)
     assert report.rolls_pending == 0
-    assert report.hidden_verified == g.hidden_rolls == 11 + 3 * 2
+    assert report.hidden_verified == g.hidden_rolls == 1 + 11 + 3 * 2
     assert report.hidden_pending == 0
     assert report.setups_verified == 1
-    assert "OK" in report.summary() and "3 phases verified" in report.summary()
+    assert "OK" in report.summary() and "5 phases verified" in report.summary()
 
 
 def test_logged_values_match_an_independent_derivation():
     # The log our code writes holds the values DESIGN.md's construction gives.
     g = build_game(turns=1)
-    rolls = [o for o in g.objs if o["type"] == "roll" and o.get("stream") is None]
-    reveal = g.objs[g.find(type="dice-reveal")[0]]
+    rolls = [o for o in g.objs if o["type"] == "roll" and o.get("stream") is None
+             and o["phase"] == "1.movement"]
+    reveal = g.objs[g.find(type="dice-reveal", phase="1.movement")[0]]
     expected = ref_rolls(bytes.fromhex(reveal["seed"]), GAME, "1.movement", reveal["nonces"],
                          [r["sides"] for r in rolls])
     assert [r["value"] for r in rolls] == expected
@@ -207,7 +232,7 @@ def test_wrong_roll_value_is_reported_with_the_true_value():
     assert errors_at(report, pos + 1) == [
         f"log:{pos + 1}: roll of phase '2.movement' (d6): expected {true} from the seed revealed at "
         f"line {g.find(type='dice-reveal', phase='2.movement')[0] + 1}, found {true % 6 + 1}"]
-    assert report.phases_verified == 2 and report.rolls_verified == g.public_rolls - 1
+    assert report.phases_verified == 4 and report.rolls_verified == g.public_rolls - 1
 
 
 def test_wrong_seed_is_reported():
@@ -249,7 +274,7 @@ def test_missing_reveal_is_pending_not_an_error():
     del g.objs[pos:]  # the log stops while phase 3 resolves
     report = verify_log(g.lines())
     assert report.ok, report.summary()
-    assert report.phases_verified == 2 and report.phases_pending == 1
+    assert report.phases_verified == 4 and report.phases_pending == 1
     assert report.rolls_pending == 8 + 1 + 3
     assert report.rolls_verified == g.public_rolls - 12
     assert report.hidden_pending == g.hidden_rolls and report.hidden_verified == 0
@@ -277,7 +302,7 @@ def test_wrong_hidden_value_is_reported_at_its_roll_line():
     g = build_game()
     reveal = g.objs[g.find(type="hidden-reveal")[0]]
     hidden_lines = g.find(type="roll", stream="hidden")
-    k = 13  # the third hidden roll of turn 1: cup draws come after the 11 setup draws
+    k = 14  # the first hidden roll of turn 2: 1 creation, 11 setup and 2 turn-1 draws come first
     true = reveal["values"][k]
     reveal["values"][k] = true % 8 + 1
     report = verify_log(g.lines())
@@ -293,9 +318,15 @@ def test_hidden_values_match_an_independent_derivation():
     seed = bytes.fromhex(reveal["seed"])
     setup_sides = [r["sides"] for r in g.objs if r.get("stream") == "hidden" and r["phase"] == "0.setup"]
     assert setup_sides == list(range(12, 1, -1))
-    expected = (ref_rolls(seed, GAME, "0.setup", {}, setup_sides, hidden=True)
-                + ref_rolls(seed, GAME, "1.movement", {}, [8, 8], hidden=True))
+    # Each phase's hidden stream is keyed with the nonces of that phase's dice-reveal ({} at creation).
+    revealed = {o["phase"]: o["nonces"] for o in g.objs if o["type"] == "dice-reveal"}
+    assert revealed["0.create"] == {} and sorted(revealed["0.setup"]) == list(ROLES)
+    expected = (ref_rolls(seed, GAME, "0.create", {}, [4], hidden=True)
+                + ref_rolls(seed, GAME, "0.setup", revealed["0.setup"], setup_sides, hidden=True)
+                + ref_rolls(seed, GAME, "1.movement", revealed["1.movement"], [8, 8], hidden=True))
     assert reveal["values"] == expected
+    # Not the values the old rule (no nonces) gives.
+    assert expected[1:12] != ref_rolls(seed, GAME, "0.setup", {}, setup_sides, hidden=True)
 
 
 def test_wrong_hidden_value_count_is_reported():
@@ -345,6 +376,139 @@ def test_setup_commitment_is_recomputed_independently():
     assert hashlib.sha256(bytes.fromhex(reveal["salt"]) + text.encode()).hexdigest() == commit
 
 
+# --- hidden streams keyed with the nonces of their phase -----------------------------------------
+
+def test_wrong_nonce_in_a_dice_reveal_fails_the_hidden_values():
+    # 0.setup has no public rolls: only its hidden stream depends on the nonces revealed for it.
+    g = build_game()
+    pos = g.find(type="dice-reveal", phase="0.setup")[0]
+    wrong = dict(g.nonces["0.setup"], green="0" * 32)
+    g.objs[pos]["nonces"] = wrong
+    reveal_pos = g.find(type="hidden-reveal")[0]
+    reveal = g.objs[reveal_pos]
+    setup_lines = g.find(type="roll", stream="hidden", phase="0.setup")
+    logged = reveal["values"][1:12]  # after the creation draw
+    derived = ref_rolls(bytes.fromhex(reveal["seed"]), GAME, "0.setup", wrong, list(range(12, 1, -1)),
+                        hidden=True)
+    bad = [(line, want, found) for line, want, found in zip(setup_lines, derived, logged) if want != found]
+    assert len(bad) >= 5  # a fixed game: most of the 11 draws differ under another key
+    report = verify_log(g.lines())
+    assert not report.ok
+    assert report.errors == [
+        f"log:{line + 1}: hidden roll of phase '0.setup' (d{g.objs[line]['sides']}): expected {want} from "
+        f"the seed revealed at line {reveal_pos + 1}, found {found} in its 'values'"
+        for line, want, found in bad]
+    assert report.hidden_verified == g.hidden_rolls - len(bad)
+    assert report.phases_verified == 5  # the public side of 0.setup still checks out
+
+
+def test_wrong_nonce_of_a_turn_fails_its_public_and_hidden_values():
+    g = build_game()
+    pos = g.find(type="dice-reveal", phase="2.movement")[0]
+    g.objs[pos]["nonces"]["red"] = "f" * 32
+    report = verify_log(g.lines())
+    assert any(e.startswith("log:") and "roll of phase '2.movement' (d6)" in e for e in report.errors)
+    hidden = [e for e in report.errors if "hidden roll of phase" in e]
+    assert hidden and all("hidden roll of phase '2.movement' (d8)" in e for e in hidden)
+
+
+def test_hidden_stream_with_the_old_rule_is_refused():
+    # A referee who keys the hidden stream without nonces (the old rule) is caught.
+    g = build_game(turns=1)
+    hidden_seed = seed_of("hidden")
+    pos = g.find(type="hidden-reveal")[0]
+    old = [DiceStream(hidden_seed, GAME, phase, {}, hidden=True) for phase in ("0.create", "0.setup",
+                                                                              "1.movement")]
+    sides = [o["sides"] for o in g.objs if o.get("stream") == "hidden"]
+    old_values = ([old[0].draw(sides[0])] + [old[1].draw(n) for n in sides[1:12]]
+                  + [old[2].draw(n) for n in sides[12:]])
+    assert old_values[0] == g.hidden_values[0]  # 0.create has no nonces under either rule
+    g.objs[pos]["values"] = old_values
+    report = verify_log(g.lines())
+    assert not report.ok
+    assert all("hidden roll of phase '0.setup'" in e or "hidden roll of phase '1.movement'" in e
+               for e in report.errors)
+
+
+@pytest.mark.parametrize("where", ["removed", "after the hidden-reveal"])
+def test_hidden_rolls_need_their_phase_dice_reveal_first(where):
+    g = build_game()
+    pos = g.find(type="dice-reveal", phase="0.setup")[0]
+    moved = g.objs.pop(pos)
+    if where != "removed":
+        g.objs.append(moved)
+    first = g.find(type="roll", stream="hidden", phase="0.setup")[0] + 1
+    reveal = g.find(type="hidden-reveal")[0] + 1
+    report = verify_log(g.lines())
+    assert report.errors == [
+        f"log:{reveal}: hidden-reveal: the hidden rolls of phase '0.setup' (the first at line {first}) "
+        "are not re-derived: expected the phase's dice-reveal before this line (its nonces key the "
+        "phase's hidden stream), found none"]
+    assert report.hidden_verified == g.hidden_rolls - 11  # the other phases are still checked
+
+
+@pytest.mark.parametrize("nonces, dice_error, hidden_error", [
+    (["blue", "red"], "dice-reveal line: expected 'nonces' as an object of role: nonce strings",
+     "has no valid 'nonces' to key its hidden stream"),
+    ({"blue=red": "00"}, "dice-reveal for phase '0.setup': role 'blue=red' holds '='",
+     "cannot key a stream: role 'blue=red' holds '='"),
+])
+def test_unusable_nonces_in_a_dice_reveal(nonces, dice_error, hidden_error):
+    g = build_game()
+    pos = g.find(type="dice-reveal", phase="0.setup")[0]
+    g.objs[pos]["nonces"] = nonces
+    first = g.find(type="roll", stream="hidden", phase="0.setup")[0] + 1
+    reveal = g.find(type="hidden-reveal")[0] + 1
+    report = verify_log(g.lines())
+    assert len(report.errors) == 2
+    assert report.errors[0].startswith(f"log:{pos + 1}: {dice_error}")
+    assert report.errors[1].startswith(
+        f"log:{reveal}: hidden-reveal: the hidden rolls of phase '0.setup' (the first at line {first}) "
+        f"are not re-derived: ")
+    assert hidden_error in report.errors[1] and f"(line {pos + 1})" in report.errors[1]
+
+
+# --- when the setup-commit comes -------------------------------------------------------------------
+
+@pytest.mark.parametrize("where", ["creation", "after 0.setup", "after turn 2", "after game-end"])
+def test_setup_commit_anywhere_before_its_reveal(where):
+    # Written by pbem at the end of the window that dealt the setup; accepted anywhere before the
+    # setup-reveal (docs/log.md, "setup-commit").
+    g = build_game()
+    commit = g.objs.pop(g.find(type="setup-commit")[0])
+    if where == "creation":
+        at = g.find(type="hidden-commit")[0] + 1
+    elif where == "after 0.setup":
+        at = g.find(type="phase-resolved", phase="0.setup")[0] + 1
+    elif where == "after turn 2":
+        at = g.find(type="phase-resolved", phase="2.movement")[0] + 1
+    else:
+        at = g.find(type="hidden-reveal")[0]
+    g.objs.insert(at, commit)
+    report = verify_log(g.lines())
+    assert report.ok and report.warnings == [], report.summary()
+    assert report.setups_verified == 1
+
+
+def test_setup_commit_after_its_reveal_is_reported():
+    g = build_game()
+    commit = g.objs.pop(g.find(type="setup-commit")[0])
+    g.objs.append(commit)
+    reveal = g.find(type="setup-reveal")[0] + 1
+    report = verify_log(g.lines())
+    assert report.errors == [f"log:{reveal}: setup-reveal: expected a setup-commit before it, found none"]
+
+
+def test_second_setup_commit_is_reported():
+    g = build_game()
+    first = g.find(type="setup-commit")[0]
+    g.objs.insert(g.find(type="phase-resolved", phase="1.movement")[0] + 1, copy.deepcopy(g.objs[first]))
+    second = g.find(type="setup-commit")[1]
+    report = verify_log(g.lines())
+    assert report.errors == [f"log:{second + 1}: setup-commit: expected one per game, found a second "
+                             f"(the first is line {first + 1})"]
+
+
 def test_roll_before_its_commit():
     g = build_game()
     commit_pos = g.find(type="dice-commit", phase="2.movement")[0]
@@ -368,7 +532,7 @@ def test_index_gap_is_reported():
         f"log:{pos + 1}: public roll of phase '1.movement': expected index 2, found 3 (indices count "
         "from 0 without gaps)"]
     assert any("its 9 rolls are not re-derived" in e for e in report.errors)
-    assert report.phases_verified == 2
+    assert report.phases_verified == 4
 
 
 def test_hidden_index_gap_is_reported():
@@ -520,7 +684,7 @@ def test_docs_verifier_accepts_an_unfinished_log(tmp_path):
     assert result.returncode == 0, result.stderr
 
 
-@pytest.mark.parametrize("forge", ["value", "seed", "hidden", "salt", "chain"])
+@pytest.mark.parametrize("forge", ["value", "seed", "hidden", "nonce", "no reveal", "salt", "chain"])
 def test_docs_verifier_rejects_forgeries(tmp_path, forge):
     g = build_game()
     if forge == "value":
@@ -533,14 +697,22 @@ def test_docs_verifier_rejects_forgeries(tmp_path, forge):
         pos = g.find(type="hidden-reveal")[0]
         g.objs[pos]["values"][0] = g.objs[pos]["values"][0] % 12 + 1
         pos = g.find(type="roll", stream="hidden")[0]
+    elif forge == "nonce":  # 0.setup has no public rolls: only its hidden values show the change
+        reveal = g.objs[g.find(type="dice-reveal", phase="0.setup")[0]]
+        reveal["nonces"] = dict(reveal["nonces"], blue="0" * 32)
+        pos = g.find(type="roll", stream="hidden", phase="0.setup")[0]  # the d12 differs
+        values = g.objs[g.find(type="hidden-reveal")[0]]["values"]
+        assert ref_rolls(seed_of("hidden"), GAME, "0.setup", reveal["nonces"], [12], hidden=True) != values[1:2]
+    elif forge == "no reveal":
+        del g.objs[g.find(type="dice-reveal", phase="0.setup")[0]]
+        pos = g.find(type="hidden-reveal")[0]
     elif forge == "salt":
         pos = g.find(type="setup-reveal")[0]
         g.objs[pos]["salt"] = "00" * 16
     lines = g.lines()
     if forge == "chain":
-        pos = 6  # line 6 (lines[5]) changes: the chain breaks at line 7
-        assert "island tiles" in lines[5]
-        lines[5] = lines[5].replace("island tiles", "island tiIes")
+        pos = next(i for i, line in enumerate(lines) if "island tiles" in line) + 1
+        lines[pos - 1] = lines[pos - 1].replace("island tiles", "island tiIes")  # the chain breaks at the next
     result = run_docs_verifier(tmp_path, lines)
     assert result.returncode != 0
     assert result.stderr.startswith(f"line {pos + 1}: ")
@@ -565,18 +737,30 @@ def test_docs_log_example_verifies():
                                    ensure_ascii=False)
         prev = hashlib.sha256(line.encode()).hexdigest()
     objs = [json.loads(line) for line in lines]
-    reveal = next(o for o in objs if o["type"] == "dice-reveal")
+    types = [o["type"] for o in objs]
+    reveals = {o["phase"]: o for o in objs if o["type"] == "dice-reveal"}
+    reveal = reveals["3.movement"]
     public = [o for o in objs if o["type"] == "roll" and "stream" not in o]
     assert [o["value"] for o in public] == ref_rolls(bytes.fromhex(reveal["seed"]), "atl-7", "3.movement",
                                                      reveal["nonces"], [6, 6])
+    # The hidden roll of 0.setup is keyed with the nonces of 0.setup's dice-reveal, and the
+    # setup-commit follows that dice-reveal (the window that dealt the hidden setup).
+    hidden = [o for o in objs if o.get("stream") == "hidden"]
+    hidden_reveal = objs[types.index("hidden-reveal")]
+    assert hidden_reveal["values"] == ref_rolls(
+        bytes.fromhex(hidden_reveal["seed"]), "atl-7", "0.setup", reveals["0.setup"]["nonces"],
+        [o["sides"] for o in hidden], hidden=True)
+    assert reveals["0.setup"]["nonces"] != {} and all(o["phase"] == "0.setup" for o in hidden)
+    next_phase = next(i for i, o in enumerate(objs) if o.get("phase") == "3.movement")
+    assert objs.index(reveals["0.setup"]) < types.index("setup-commit") < next_phase
     report = verify_log(lines, source="log.md")
     assert report.ok and report.warnings == [], report.summary()
     assert (report.phases_verified, report.rolls_verified, report.hidden_verified,
-            report.setups_verified) == (1, 2, 1, 1)
+            report.setups_verified) == (2, 2, 1, 1)
     assert report.head == prev
 
 
 def test_docs_verifier_accepts_the_docs_example(tmp_path):
     result = run_docs_verifier(tmp_path, docs_log_example())
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("OK: 14 lines; 2 rolls and 1 hidden rolls checked")
+    assert result.stdout.startswith("OK: 18 lines; 2 rolls and 1 hidden rolls checked")

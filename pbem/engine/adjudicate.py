@@ -104,7 +104,7 @@ def resolve_phase(ctx: GameContext, phase, window: Window, held, *, now: datetim
     seed = ctx.get_secret(dice_seed_purpose(phase.seq))
     hidden_seed = ctx.get_secret("hidden-seed")
     public = DiceStream(seed, game.id, phase.phase_id, nonces)
-    hidden = DiceStream(hidden_seed, game.id, phase.phase_id, {}, hidden=True)
+    hidden = DiceStream(hidden_seed, game.id, phase.phase_id, nonces, hidden=True)
 
     resolution = rs.resolve(ctx.state, orders, Chance(public, hidden))
     for role, found in resolution.problems.items():
@@ -124,6 +124,8 @@ def resolve_phase(ctx: GameContext, phase, window: Window, held, *, now: datetim
     phase.nmr_json = json.dumps(nmr)
     ctx.session.add(phase)
     ctx.save_state()
+    if hidden.rolls and not ctx.has_secret("setup-salt"):
+        ctx.commit_hidden_setup(now, entropy)  # the hidden setup was dealt in this window
 
     outcome = rs.outcome(ctx.state)
     next_phase = None
@@ -151,16 +153,17 @@ def _end_game(ctx: GameContext, outcome, now: datetime) -> None:
             reason=outcome.reason)
     hidden_seed = ctx.get_secret("hidden-seed")
     values, streams = [], {}
-    lines = repo.log_lines(ctx.session, game.id) + ctx.new_lines
-    for line in lines:
-        obj = json.loads(line)
+    lines = [json.loads(line) for line in repo.log_lines(ctx.session, game.id) + ctx.new_lines]
+    nonces = {obj["phase"]: obj["nonces"] for obj in lines if obj.get("type") == "dice-reveal"}
+    for obj in lines:
         if obj.get("type") == "roll" and obj.get("stream") == "hidden":
             stream = streams.get(obj["phase"])
-            if stream is None:
-                stream = streams[obj["phase"]] = DiceStream(hidden_seed, game.id, obj["phase"],
-                                                            {}, hidden=True)
+            if stream is None:  # keyed like the phase's public stream (docs/dice.md)
+                stream = streams[obj["phase"]] = DiceStream(
+                    hidden_seed, game.id, obj["phase"], nonces.get(obj["phase"], {}), hidden=True)
             values.append(stream.roll(obj["sides"], obj["why"]))
     ctx.log("hidden-reveal", now, seed=hidden_seed.hex(), values=values)
-    salt = ctx.get_secret("setup-salt")
-    initial = json.loads(ctx.get_secret("setup-hidden"))
-    ctx.log("setup-reveal", now, salt=salt.hex(), hidden=initial)
+    if ctx.has_secret("setup-salt"):
+        salt = ctx.get_secret("setup-salt")
+        initial = json.loads(ctx.get_secret("setup-hidden"))
+        ctx.log("setup-reveal", now, salt=salt.hex(), hidden=initial)

@@ -6,7 +6,9 @@ house-rules and map digests, the game's referee key, the stand-ins in force), ``
 (sha256 of the per-game hidden seed), ``setup-commit`` (sha256 of salt + the initial hidden setup),
 the creation dice (``dice-commit``, rolls, ``dice-reveal`` of phase ``0.create``: the public
 arrangement of the board, revealed at once), the public setup events, and the first window's
-``phase-open`` and ``dice-commit``.
+``phase-open`` and ``dice-commit``. The hidden setup is committed (``setup-commit``) when it is
+dealt: here if the ruleset deals it at creation, else at the end of the window that deals it
+(keyed by that window's nonces, so the referee cannot steer it; docs/dice.md).
 """
 
 from __future__ import annotations
@@ -163,13 +165,12 @@ def create_game(db, sealer, spec: GameSpec, now: datetime, entropy) -> dict:
             players.append(row)
         s.flush()
 
-        create_seed, hidden_seed, salt = entropy(32), entropy(32), entropy(32)
+        create_seed, hidden_seed = entropy(32), entropy(32)
         public = DiceStream(create_seed, game.id, CREATE_PHASE, {})
         hidden = DiceStream(hidden_seed, game.id, CREATE_PHASE, {}, hidden=True)
         state, events = rs.setup(roles, options, data, hexmap, Chance(public, hidden))
         parts = rs.dump(state)
         ctx = GameContext(s, sealer, game, players, rs, parts, state)
-        initial_hidden = canonical_json(parts.referee)
         referee_key = sealer.referee_signing_key(game.id).public_key()
 
         ctx.log("game-created", now, ruleset=rs.name, title=rs.title,
@@ -184,8 +185,6 @@ def create_game(db, sealer, spec: GameSpec, now: datetime, entropy) -> dict:
                 deadline_seconds=spec.deadline_seconds,
                 short_deadline_seconds=spec.short_deadline_seconds)
         ctx.log("hidden-commit", now, commit=commitment(hidden_seed))
-        ctx.log("setup-commit", now,
-                commit=hashlib.sha256(salt + initial_hidden.encode()).hexdigest())
         ctx.log("dice-commit", now, phase=CREATE_PHASE, commit=commitment(create_seed))
         ctx.log_rolls(public, CREATE_PHASE, now)
         ctx.log_rolls(hidden, CREATE_PHASE, now, hidden=True)
@@ -193,8 +192,8 @@ def create_game(db, sealer, spec: GameSpec, now: datetime, entropy) -> dict:
         ctx.store_events(0, events, now, CREATE_PHASE)
         ctx.save_state()
         ctx.put_secret("hidden-seed", hidden_seed)
-        ctx.put_secret("setup-salt", salt)
-        ctx.put_secret("setup-hidden", initial_hidden.encode())
+        if hidden.rolls:  # the ruleset dealt its hidden setup at creation: commit it now
+            ctx.commit_hidden_setup(now, entropy)
 
         window = rs.window(state)
         phase = ctx.open_phase(window, now, entropy)

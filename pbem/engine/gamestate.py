@@ -91,6 +91,23 @@ class GameContext:
         blob = self.sealer.seal(self.game.id, REFEREE, purpose, 0, value)
         repo.put_sealed(self.session, self.game.id, REFEREE, purpose, 0, blob)
 
+    def has_secret(self, purpose: str) -> bool:
+        return repo.get_sealed(self.session, self.game.id, REFEREE, purpose) is not None
+
+    def commit_hidden_setup(self, now: datetime, entropy) -> None:
+        """Commit the hidden setup as it stands (the referee part of the state, just dealt):
+        log ``setup-commit`` = sha256(salt + canonical JSON) and keep salt and setup sealed for
+        the reveal at the end (DESIGN.md, "The public log"). Once per game."""
+        import hashlib
+
+        from pbem.ledger import canonical_json
+
+        hidden = canonical_json(self.ruleset.dump(self.state).referee).encode()
+        salt = entropy(32)
+        self.put_secret("setup-salt", salt)
+        self.put_secret("setup-hidden", hidden)
+        self.log("setup-commit", now, commit=hashlib.sha256(salt + hidden).hexdigest())
+
     def get_secret(self, purpose: str) -> bytes:
         row = repo.get_sealed(self.session, self.game.id, REFEREE, purpose)
         if row is None:

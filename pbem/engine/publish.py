@@ -21,7 +21,7 @@ def _game_info(ctx) -> dict:
 
 def _setup_info(ctx) -> dict | None:
     """The public facts of the setup, read back from the game-created and commit log lines."""
-    info = {}
+    info = {"setup_commit": None}
     for line in ctx.new_lines:
         obj = json.loads(line)
         if obj["type"] == "game-created":
@@ -57,6 +57,9 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
     if reveal:
         reveal_ctx = dict(reveal)
         reveal_ctx.setdefault("commit", reported.commit if reported else None)
+        reveal_ctx["setup_commit"] = next(
+            (o["commit"] for o in map(json.loads, ctx.new_lines) if o["type"] == "setup-commit"),
+            None) if reported else None
     reported_ctx = None
     if reported:
         w = Window.from_json(json.loads(reported.window_json))

@@ -11,7 +11,7 @@ from pbem.engine.ruleset import Chance, Problem, Resolution
 from .moves import problem
 from .state import State
 from .table import Table
-from .windows import R_PLAY, R_PREP, _add, pick
+from .windows import R_PLAY, R_PREP, _add, deal_hidden, pick
 
 def _placement_checks(s: State):
     """``{kind: (bad(h) -> why or None, legal(h) -> bool)}`` for placement entries."""
@@ -84,11 +84,13 @@ def check_placement(s: State, role: str, orders: list) -> list:
 
 
 def resolve_placement(s: State, orders_by_role: dict, chance: Chance) -> Resolution:
-    """Placement (Preparing to Play 2-4) from ranked lists, in rounds in seat order: each
+    """Deal the hidden facts (:func:`~.windows.deal_hidden`), then placement (Preparing to
+    Play 2-4) from ranked lists, in rounds in seat order: each
     person, then each ship, then each sea monster goes to the first entry left in its owner's
     list that is legal now; entries found illegal are dropped; when a list runs out the public
     die picks among the legal hexes. A hex of the wrong kind is one problem per order line,
     however often the line repeats it."""
+    deal_hidden(s, chance)
     t = Table(s)
     problems: dict = {}
     checks = _placement_checks(s)

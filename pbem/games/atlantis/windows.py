@@ -55,12 +55,11 @@ def pick(dice, items: list, why: str):
 # -- setup ------------------------------------------------------------------------------------
 
 def setup(roles: list, options: dict, data: dict, hexmap, chance: Chance):
-    """The position before placement (Preparing to Play 1): the island's tiles laid out, the
-    symbols under them and the values under the people dealt face down.
+    """The position before placement (Preparing to Play 1): the island's tiles laid out; the
+    symbols under them and the values under the people are dealt later (:func:`deal_hidden`).
 
     Public draws (``chance.public``): which centre hex is the city, which outer hexes are sand
-    and which forest. Hidden draws (``chance.hidden``): the symbols under each kind of tile,
-    the values under each role's people. Returns ``(state, events)``. Raises
+    and which forest. No hidden draws: ``chance.hidden`` is not used here. Returns ``(state, events)``. Raises
     :class:`SetupError` for 0-1 or 5+ roles, repeated or malformed role names, or more ships or
     sea monsters needed than the box holds; :class:`~pbem.boards.hexmap.MapError` for a map
     that does not fit (:func:`~pbem.games.atlantis.maps.check_map`).
@@ -99,22 +98,10 @@ def setup(roles: list, options: dict, data: dict, hexmap, chance: Chance):
     for h, k in zip(outer, outer_kinds):
         s.tiles[h] = k
     s.city = city
-    for kind in rules.sink_order:
-        hexes = [h for h in s.tiles if s.tiles[h] == kind]
-        symbols = [sym for sym in SYMBOLS for _ in range(rules.manifest.get(sym, {}).get(kind, 0))]
-        if (kind == rules.centre_kind and rules.volcano_under_city and "volcano" in symbols):
-            symbols.remove("volcano")
-            hexes.remove(city)
-            s.symbols[city] = "volcano"
-        symbols = chance.hidden.shuffle(symbols, f"symbols under the {kind} tiles")
-        for h, sym in zip(hexes, symbols):
-            s.symbols[h] = sym
     for role in roles:
-        values = chance.hidden.shuffle(list(rules.values), f"values under {role}'s people")
-        for i, v in enumerate(values, start=1):
+        for i in range(1, rules.per_player + 1):
             pid = f"{role}{i}"
             s.people[pid] = Person(pid, role)
-            s.values[pid] = v
         s.kept[role] = []
         s.kept_count[role] = 0
         s.standing[role] = {tile: False for tile in STANDING_TILES}
@@ -127,9 +114,32 @@ def setup(roles: list, options: dict, data: dict, hexmap, chance: Chance):
     t.say("island", f"The island: the city stands at {city}; "
           + "; ".join(f"{k} tiles at {', '.join(v)}" for k, v in by_kind.items()) + ".",
           city=city, tiles=dict(s.tiles))
-    t.say("hidden", "The symbols under the tiles and the values under the people are dealt face "
-          "down by the hidden dice: nobody knows them, their owners included.")
+    t.say("hidden", "The symbols under the tiles and the values under the people will be dealt "
+          "face down by the hidden dice when the placement orders are in (their nonces key the "
+          "hidden dice, so nobody can steer the deal): nobody knows them, their owners included.")
     return s, t.events
+
+
+def deal_hidden(s: State, chance: Chance) -> None:
+    """Deal the hidden facts (Preparing to Play 1-2: the tiles and people are placed "without
+    looking at the symbols underneath"): the symbols under each kind of tile, then the values
+    under each role's people, by shuffles of ``chance.hidden``. Done when the placement window
+    resolves, so the hidden stream is keyed with the players' nonces (docs/dice.md)."""
+    rules = s.rules
+    for kind in rules.sink_order:
+        hexes = [h for h in s.tiles if s.tiles[h] == kind]
+        symbols = [sym for sym in SYMBOLS for _ in range(rules.manifest.get(sym, {}).get(kind, 0))]
+        if (kind == rules.centre_kind and rules.volcano_under_city and "volcano" in symbols):
+            symbols.remove("volcano")
+            hexes.remove(s.city)
+            s.symbols[s.city] = "volcano"
+        symbols = chance.hidden.shuffle(symbols, f"symbols under the {kind} tiles")
+        for h, sym in zip(hexes, symbols):
+            s.symbols[h] = sym
+    for role in s.seats:
+        values = chance.hidden.shuffle(list(rules.values), f"values under {role}'s people")
+        for i, v in enumerate(values, start=1):
+            s.values[f"{role}{i}"] = v
 
 
 # -- windows ----------------------------------------------------------------------------------
