@@ -51,16 +51,25 @@ def _fail_on_errors(fn):
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        from pbem.crypto.errors import CryptoError
         from pbem.engine.errors import PbemError
+        from pbem.engine.registry import UnknownRuleset
+        from pbem.mail.errors import MailError
 
         try:
             return fn(*args, **kwargs)
-        except PbemError as e:
+        except click.ClickException:
+            raise
+        except (PbemError, CryptoError, MailError, UnknownRuleset, OSError, ValueError) as e:
             raise click.ClickException(str(e)) from None
-        except (OSError, ValueError) as e:
-            if isinstance(e, click.ClickException):
-                raise
-            raise click.ClickException(str(e)) from None
+        except Exception as e:  # a database we cannot open, and the like: say what, not where
+            if type(e).__module__.startswith("sqlalchemy"):
+                orig = getattr(e, "orig", None) or e
+                raise click.ClickException(
+                    f"database error: {orig} (check that the home folder and the database are "
+                    "readable and writable: SQLite keeps pbem.db-wal and pbem.db-shm beside the "
+                    "database)") from None
+            raise
 
     return wrapper
 
@@ -84,6 +93,17 @@ def main(ctx, home, db, now):
     ctx.obj = Ctx(home, db, now)
 
 
+def read_text_file(path: str, what: str) -> str:
+    """A text file's content (UTF-8, a BOM dropped); ClickException naming the file when it is
+    not text."""
+    try:
+        return Path(path).expanduser().read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise click.ClickException(f"{path}: expected {what} in UTF-8 text, found a byte "
+                                   f"0x{e.object[e.start]:02x} at offset {e.start} that is not "
+                                   "UTF-8 (a binary file?)") from None
+
+
 # ---------------------------------------------------------------- set-up and keys
 
 @main.command()
@@ -105,9 +125,10 @@ def init(obj):
 @click.pass_obj
 @_fail_on_errors
 def upgrade(obj):
-    """Migrate the database to this version's schema (same as init for the database)."""
-    r = obj.referee().init()
-    click.echo(f"database: {r['db']} at schema {r['revision']}")
+    """Migrate an existing database to this version's schema (Alembic)."""
+    r = obj.referee().upgrade()
+    before = r["revision_before"] or "none"
+    click.echo(f"database: {r['db']} (schema {before} -> {r['revision']})")
 
 
 @main.command()
@@ -143,10 +164,17 @@ def sign(obj, file, keyfile, output):
     from pbem.engine.headers import fill_header
     from pbem.engine.service import utc_now
 
-    text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8-sig")
-    key = load_private_key(Path(keyfile).read_text(), keyfile)
+    from pbem.engine.headers import HeaderError, parse_header
+
+    text = sys.stdin.read() if file == "-" else read_text_file(file, "an order file")
+    key = load_private_key(read_text_file(keyfile, "a private key file"), keyfile)
     now = obj.referee().clock() if obj.now_arg else utc_now()
-    signed = sign_text(fill_header(text, now), key)
+    filled = fill_header(text, now)
+    try:
+        parse_header(filled)
+    except HeaderError as e:
+        raise click.ClickException(f"{'stdin' if file == '-' else file}: {e}") from None
+    signed = sign_text(filled, key)
     if output == "-":
         click.echo(signed, nl=False)
     else:
@@ -206,8 +234,8 @@ def game_new(obj, ruleset, game_id, players, options, deadline, short_deadline, 
         path = Path(keyfile).expanduser()
         if not path.is_file():
             raise click.BadParameter(f"public key file {keyfile!r} not found", param_hint="--player")
-        seats.append(PlayerSpec(role, email, path.read_text(encoding="utf-8-sig"), str(path),
-                                zone_of.pop(role, None)))
+        seats.append(PlayerSpec(role, email, read_text_file(str(path), "a public key file"),
+                                str(path), zone_of.pop(role, None)))
     if zone_of:
         raise click.BadParameter(f"no player with role {', '.join(zone_of)}", param_hint="--zone")
     opts = {}
@@ -222,9 +250,10 @@ def game_new(obj, ruleset, game_id, players, options, deadline, short_deadline, 
         raise click.BadParameter(str(e)) from None
     spec = GameSpec(ruleset=ruleset, game_id=game_id, players=tuple(seats), options=opts,
                     deadline_seconds=deadline_s, short_deadline_seconds=short_s,
-                    house_rules_text=Path(house_rules).read_text() if house_rules else None,
+                    house_rules_text=(read_text_file(house_rules, "a TOML house-rules file")
+                                      if house_rules else None),
                     house_rules_source=house_rules or "",
-                    map_text=Path(map_file).read_text() if map_file else None,
+                    map_text=read_text_file(map_file, "a TOML map file") if map_file else None,
                     map_source=map_file or "", referee_address=referee_address)
     r = obj.referee().new_game(spec)
     click.echo(f"game {r['game']} ({r['ruleset']}) created; first window {r['phase']}, "
@@ -241,14 +270,18 @@ def game_new(obj, ruleset, game_id, players, options, deadline, short_deadline, 
 @_fail_on_errors
 def ingest(obj, paths):
     """Read orders mail: .eml files, Maildir folders, mbox files, bare signed order files, or
-    one message on stdin (-), e.g. from procmail. Each message is archived, then judged; the
-    sender gets a receipt or a rejection (queued in the outbox).
+    one message on stdin (-, or no PATH with stdin from a pipe), e.g. from procmail. Each message
+    is archived, then judged; the sender gets a receipt or a rejection (queued in the outbox).
+    With no PATH and no pipe, messages left unjudged by a crash are judged.
 
-    Exit status 0 when every message was read and judged, rejected ones included.
+    Exit status 0 when every message was read and judged, rejected ones included; 1 when one
+    could not be judged (it stays archived) or a PATH cannot be read.
     """
     from pbem.mail.sources import MailSourceError, iter_messages
 
     ref = obj.referee()
+    if not paths and not sys.stdin.isatty():
+        paths = ("-",)  # a pipe from procmail or .forward that forgot the "-"
     try:
         verdicts = ref.ingest(iter_messages(list(paths))) if paths else ref.ingest([])
     except MailSourceError as e:
@@ -259,6 +292,10 @@ def ingest(obj, paths):
             click.echo(f"    {p}")
     if not verdicts:
         click.echo("nothing to ingest")
+    failed = [v for v in verdicts if v.status == "error"]
+    if failed:
+        raise click.ClickException(f"{len(failed)} message(s) could not be judged (they are "
+                                   "archived; `pbem ingest` with no path retries them)")
 
 
 @main.command()
@@ -302,7 +339,9 @@ def status(obj, game_id, as_json):
         if w:
             late = "  OVERDUE" if w["overdue"] else ""
             click.echo(f"  window turn {w['turn']} phase {w['phase']}, deadline {w['deadline']}{late}")
-            click.echo(f"  owed: {', '.join(w['owed'])}; orders in: {', '.join(w['orders_in']) or 'none'}")
+            waiting = [r for r in w["owed"] if r not in w["orders_in"]]
+            click.echo(f"  orders in: {', '.join(w['orders_in']) or 'none'}; waiting for: "
+                       f"{', '.join(waiting) or 'nobody'}")
         for p in g["players"]:
             click.echo(f"  {p['seat']}. {p['role']:<8} {p['email']}  {p['key']}")
 
@@ -312,7 +351,8 @@ def status(obj, game_id, as_json):
 @click.option("--role", required=True, help="Whose report (or * for the public report).")
 @click.option("--format", "fmt", type=click.Choice(["text", "html"]), default="text",
               show_default=True)
-@click.option("--phase", type=int, help="The phase number (0 = setup) [default: the latest].")
+@click.option("--phase", help="The phase: its id as reports name it (3.red), or its number "
+              "(0 = the setup report) [default: the latest].")
 @click.pass_obj
 @_fail_on_errors
 def report(obj, game_id, role, fmt, phase):
@@ -366,8 +406,10 @@ def verify(obj, target):
     from pbem.verify import verify_log
 
     path = Path(target)
-    if path.is_file():
-        with path.open(encoding="utf-8") as f:
+    if path.is_dir():
+        raise click.ClickException(f"{target} is a folder: expected a .jsonl log file or a game id")
+    if path.exists():
+        with path.open("rb") as f:
             rep = verify_log(f, source=str(path))
     else:
         rep = verify_log(obj.referee().log_lines(target), source=target)
@@ -393,8 +435,16 @@ def rules(ruleset, house_rules):
         rs = registry.get(ruleset)
     except registry.UnknownRuleset as e:
         raise click.ClickException(str(e)) from None
-    house = tomllib.loads(Path(house_rules).read_text()) if house_rules else None
-    data = rs.load_data(house)
+    house = None
+    if house_rules:
+        try:
+            house = tomllib.loads(read_text_file(house_rules, "a TOML house-rules file"))
+        except tomllib.TOMLDecodeError as e:
+            raise click.ClickException(f"{house_rules}: not valid TOML: {e}") from None
+    try:
+        data = rs.load_data(house)
+    except ValueError as e:
+        raise click.ClickException(f"{house_rules}: {e}") from None
     click.echo(rs.rules_text(data, rs.validate_options({})), nl=False)
 
 
@@ -404,8 +454,13 @@ def rules(ruleset, house_rules):
 @_fail_on_errors
 def outbox(obj, folder):
     """Write every queued message (reports, receipts, rejections) to FOLDER as .eml files."""
-    written = obj.referee().outbox(Path(folder))
+    ref = obj.referee()
+    written = ref.outbox(Path(folder))
     click.echo(f"{len(written)} message{'s' if len(written) != 1 else ''} written to {folder}")
+    for what, why in ref.undeliverable:
+        click.echo(f"Error: not written: {what}: {why}", err=True)
+    if ref.undeliverable:
+        sys.exit(1)
 
 
 @main.command()
@@ -428,5 +483,18 @@ def demo(ruleset, players, out_dir, seed, quiet):
     click.echo(f"reports and public log in {result['out']}")
 
 
+def run() -> None:  # pragma: no cover - the console script
+    """The ``pbem`` console script: ``main`` with a quiet exit when the reader of our output
+    goes away (``pbem log GAME | head``)."""
+    try:
+        main()
+    except BrokenPipeError:
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(1)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    run()

@@ -182,5 +182,6 @@ def test_stand_ins_list_what_is_in_force():
     assert "ships=1" in joined
     assert "tiles.volcano_under_city" in joined
     house = load_data({"people": {"land_capacity": 4}})
-    assert any("people.land_capacity: house rules" in x
+    # the house rule is listed with the value in force, so players know what applies
+    assert any("people.land_capacity: value = 4 (house rules)" in x
                for x in ruleset.stand_ins(house, {}, ruleset.load_map(None, "x")))

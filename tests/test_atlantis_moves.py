@@ -329,3 +329,14 @@ def test_the_held_dolphin_is_remembered_in_the_creature_window():
         "ashore from there this turn"]
     assert s.creatures == {"dolphin1": "0102", "kraken1": "0303"}
     assert s.phasing == "green" and s.held == []
+
+
+def test_a_path_that_repeats_the_starting_hex_is_explained():
+    """Orders name the hexes entered (README, A player-turn): 'walk red1 0405 0506' from 0405
+    gets an answer that says so, not 'not next to'."""
+    s = position(people={"red1": "land:0405"}, ships={"ship1": "0304"})
+    res, _ = run(s, "walk red1 0405 0506\nsail ship1 0304 0303" + SINK)
+    why = problems(res, "red")
+    assert len(why) == 2
+    assert "red1 is at 0405: a path lists the hexes entered" in why[0] and "walk red1 0506" in why[0]
+    assert "ship1 is at 0304" in why[1] and "sail ship1 0303" in why[1]

@@ -88,3 +88,12 @@ def test_creature_window_template_marks_a_held_dolphin():
     text = ruleset.template(s, "red")
     assert "#   dolphin (max 2): dolphin1 in 0102 (held there until the next turn)" in text
     assert "#   kraken (max 3): kraken1 in 0304\n" in text
+
+
+def test_text_map_tells_a_swimmer_from_a_crew():
+    """A swimmer beside an unmanned ship is not drawn as its crew: a comma ends the crew."""
+    s = position(people={"red1": "sea:0303", "green1": "ship:ship2", "red2": "sea:0304"},
+                 ships={"ship1": "0303", "ship2": "0304"})
+    lines = ruleset.text_map(ruleset.view(s, "red")).splitlines()
+    assert lines[5][4 + 2 * 5:4 + 2 * 5 + 4].rstrip() == "=,r"   # 0303: empty ship, red swimmer
+    assert lines[7][4 + 2 * 5:4 + 2 * 5 + 4].rstrip() == "=g,r"  # 0304: green aboard, red swimming

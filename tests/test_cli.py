@@ -134,6 +134,10 @@ def test_sign_ingest_process_report_log_verify_outbox(run, tmp_path):
     assert html.startswith("<!DOCTYPE html>")
     setup = run("report", "h1", "--role", "red", "--phase", "0").output
     assert "The game has been set up" in setup
+    by_id = run("report", "h1", "--role", "red", "--phase", "1.dig").output
+    assert "Report for red" in by_id and "Turn 1, phase dig" in by_id
+    r = run("report", "h1", "--role", "red", "--phase", "7.nope", ok=False)
+    assert r.exit_code == 1 and "no phase '7.nope'" in r.output and "1.dig" in r.output
     lines = run("log", "h1", "--json").output.splitlines()
     assert json.loads(lines[0])["type"] == "game-created"
     logfile = tmp_path / "h1.jsonl"
@@ -145,6 +149,8 @@ def test_sign_ingest_process_report_log_verify_outbox(run, tmp_path):
                         if '"value":' in logfile.read_text() else logfile.read_text()[:-5])
     r = run("verify", str(tampered), ok=False)
     assert r.exit_code == 1
+    r = run("verify", str(tmp_path), ok=False)
+    assert r.exit_code == 1 and "is a folder" in r.output
     r = run("outbox", str(tmp_path / "out"))
     n = int(r.output.split()[0])
     assert n == len(list((tmp_path / "out").glob("*.eml"))) and n >= 6
@@ -173,3 +179,57 @@ def test_every_command_has_help():
         assert r.exit_code == 0 and len(r.output) > 80, cmd
     r = runner.invoke(main, ["game", "new", "--help"])
     assert "ROLE=EMAIL:PUBKEYFILE" in r.output
+
+
+def test_sign_refuses_a_file_that_is_not_orders(run, tmp_path):
+    run("keygen", "red", "--dir", str(tmp_path / "k"))
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    r = run("sign", str(empty), "--key", str(tmp_path / "k" / "red.key"), ok=False)
+    assert r.exit_code == 1 and "empty.txt" in r.output and "game:" in r.output
+    binary = tmp_path / "orders.bin"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    r = run("sign", str(binary), "--key", str(tmp_path / "k" / "red.key"), ok=False)
+    assert r.exit_code == 1 and "orders.bin" in r.output and "UTF-8" in r.output
+
+
+def test_rules_names_a_bad_house_rules_file(run, tmp_path):
+    bad = tmp_path / "house.toml"
+    bad.write_text("[people\nper_player = 3\n")
+    r = run("rules", "atlantis", "--house-rules", str(bad), ok=False)
+    assert r.exit_code == 1 and "house.toml" in r.output
+
+
+def test_game_new_refuses_a_from_that_is_not_an_address(run, tmp_path):
+    run("init")
+    run("keygen", "red", "--dir", str(tmp_path / "k"))
+    run("keygen", "blue", "--dir", str(tmp_path / "k"))
+    for bad in ("not an address", "ref@x.org\r\nBcc: evil@x.org"):
+        r = run("game", "new", "hunt", "--id", "h9", "--from", bad,
+                "--player", f"red=r@x.example:{tmp_path / 'k' / 'red.pub'}",
+                "--player", f"blue=b@x.example:{tmp_path / 'k' / 'blue.pub'}", ok=False)
+        assert r.exit_code == 1 and "--from" in r.output
+
+
+def test_a_lost_master_key_is_never_replaced_silently(run, tmp_path):
+    _setup_game(run, tmp_path)
+    key = run.home / "referee.key"
+    saved = key.read_bytes()
+    key.unlink()
+    r = run("init", ok=False)
+    assert r.exit_code == 1 and "restore referee.key" in r.output and not key.exists()
+    # a different key is recognised before anything is opened with it
+    from pbem.crypto.keys import create_master_key
+
+    create_master_key(key)
+    r = run("report", "h1", "--role", "red", ok=False)
+    assert r.exit_code == 1 and "not the master key" in r.output
+    key.unlink()
+    key.write_bytes(saved)
+    key.chmod(0o600)
+    assert run("report", "h1", "--role", "red").exit_code == 0
+
+
+def test_upgrade_needs_an_existing_database(run):
+    r = run("upgrade", ok=False)
+    assert r.exit_code == 1 and "pbem init" in r.output

@@ -305,3 +305,13 @@ def test_detached_ssh_signature_with_words_after_the_orders_in_the_body(tmp_path
     # and words changed inside the orders still fail
     found = find_signed([("body", body.replace("0608\n\nsink", "0609\n\nsink"))], [("o.txt.sig", sig)])
     assert not isinstance(found[0], Signed)
+
+
+def test_an_envelope_whose_every_space_became_a_no_break_space_is_found():
+    """HTML composers may turn every space into U+00A0, marker lines included (canonical form
+    step 4 maps them back)."""
+    key = PrivateKey(hashlib.sha256(b"nbsp").digest(), "red")
+    signed = sign_text("game: g\nturn: 1\nphase: red\nrole: red\nnonce: 0123456789abcdef\n"
+                       "issued: 2026-11-29T20:15:00Z\n\nwalk red3 0607 0608", key)
+    found = find_signed([("body", signed.replace(" ", "\u00a0"))], [])
+    assert len(found) == 1 and isinstance(found[0], Signed)

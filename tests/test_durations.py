@@ -19,3 +19,11 @@ def test_bad_durations_quote_the_input(text):
 def test_format_duration_round_trips():
     for s in (60, 5400, 86400, 129600, 259200):
         assert parse_duration(format_duration(s)) == s
+
+
+def test_durations_longer_than_a_year_are_refused():
+    assert parse_duration("366d") == 366 * 86400
+    for text in ("367d", "99999999h", "2000000000000d"):
+        with pytest.raises(ValueError) as e:
+            parse_duration(text)
+        assert "longer than a year" in str(e.value)

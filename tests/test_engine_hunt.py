@@ -72,3 +72,24 @@ def test_private_hint_reaches_only_its_reader(referee, players, clock):
         assert "than hole 17" in blue and "than hole 17" not in red
     log = "\n".join(referee.log_lines("h1"))
     assert "than hole" not in log
+
+
+def test_reports_and_receipts_quote_the_log_head_so_a_rewritten_log_is_caught(referee, players, clock, tmp_path):
+    """docs/log.md: the last line is covered by no 'prev'; reports and receipts quote the head."""
+    import re
+
+    from pbem.ledger import line_hash
+
+    new_hunt(referee, players)
+    for r, hole in (("red", 3), ("blue", 17)):
+        referee.ingest([incoming(players[r].signed("h1", 1, "dig", f"dig {hole}", issued=clock()))])
+    referee.process()
+    text = referee.report("h1", "red")
+    m = re.search(r"Public log: (\d+) lines so far; the last one has sha256\s+([0-9a-f]{64})", text)
+    assert m
+    n, head = int(m.group(1)), m.group(2)
+    log = referee.log_lines("h1")
+    assert line_hash(log[n - 1]) == head
+    receipts = [f.read_text() for f in referee.outbox(tmp_path / "o") if "receipt" in f.name]
+    heads = [re.search(r"log-head: ([0-9a-f]{64})", r.replace("=\n", "")) for r in receipts]
+    assert all(heads) and {h.group(1) for h in heads} <= {line_hash(x) for x in log}

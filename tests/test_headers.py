@@ -72,3 +72,22 @@ def test_fill_header_fills_empty_and_absent_fields_only():
 
 def test_format_time_is_utc_with_z():
     assert format_time(datetime(2026, 1, 2, 3, 4, 5, 999, tzinfo=timezone.utc)) == "2026-01-02T03:04:05Z"
+
+
+def test_empty_fields_are_named_as_empty_with_the_ssh_hint():
+    text = "game: g\nturn: 1\nphase: red\nrole: red\nnonce:\nissued:\n\nsink 0608"
+    with pytest.raises(HeaderError) as e:
+        parse_header(text)
+    assert e.value.line == 5
+    assert "'nonce:', 'issued:' are empty" in str(e.value)
+    assert "openssl rand -hex 16" in str(e.value)
+
+
+def test_quoted_order_lines_cannot_hide_or_reorder_text():
+    """A problem quotes the order line; control and bidi-override characters are shown as
+    escapes (a U+202E would reverse the rest of the line in the reader's mail client)."""
+    from pbem.engine.ruleset import Problem, visible
+
+    assert visible("kill\u202eshark\u200b\x07") == "kill\\u202eshark\\u200b\\u0007"
+    assert visible("tab\tand é stay") == "tab\tand é stay"
+    assert "\u202e" not in str(Problem(9, "standing kill-shark on \u202e", "R", "bad"))

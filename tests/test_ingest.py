@@ -229,3 +229,37 @@ def test_a_rewrapped_signed_body_gets_the_advice_to_attach(referee, players, gam
     v = one(judge(referee, "From: red@players.example\nMessage-ID: <w@p>\n\n" + "\n".join(lines)))
     assert v.cause == "rewrapped"
     assert "attachment" in v.reason
+
+
+def test_orders_dated_far_ahead_are_refused(referee, players, game, clock):
+    """An 'issued' in the future would lock its sender out of correcting the orders."""
+    v = one(judge(referee, players["red"].signed(game, 1, "dig", "dig 4",
+                                                 issued=clock() + timedelta(days=2))))
+    assert v.cause == "future" and "clock" in v.reason
+    v = one(judge(referee, players["red"].signed(game, 1, "dig", "dig 4",
+                                                 issued=clock() + timedelta(hours=3))))
+    assert v.status == "accepted"  # clocks and zones differ by hours
+
+
+def test_oversized_messages_and_orders_are_archived_and_refused(referee, players, game, clock):
+    from pbem.engine.judge import MAX_ORDERS_CHARS
+    from pbem.engine.reader import MAX_MESSAGE_BYTES
+
+    huge = "From: red@players.example\nMessage-ID: <big@p>\n\n" + "x" * (MAX_MESSAGE_BYTES + 1)
+    v = one(judge(referee, huge))
+    assert v.cause == "too-large"
+    body = "# " + "y" * MAX_ORDERS_CHARS + "\ndig 4"
+    v = one(judge(referee, players["red"].signed(game, 1, "dig", body, issued=clock())))
+    assert v.cause == "too-large"
+    assert sorted(m["verdict"] for m in referee.messages()) == ["rejected", "rejected"]
+
+
+def test_a_truncated_copy_does_not_shadow_the_whole_message(referee, players, game, clock):
+    """Duplicates are the same Message-ID with the same body: a re-delivery with more headers
+    is judged once, but a different body under a reused Message-ID is judged on its own."""
+    signed = players["red"].signed(game, 1, "dig", "dig 4", issued=clock())
+    mail = "From: red@players.example\nMessage-ID: <m1@p>\n\n" + signed
+    cut = mail[:mail.index("-----BEGIN PBEM SIGNATURE")]
+    assert one(judge(referee, cut)).status == "rejected"
+    assert one(judge(referee, mail)).status == "accepted"
+    assert one(judge(referee, "Received: by mx2\n" + mail)).status == "duplicate"

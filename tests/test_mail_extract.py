@@ -392,3 +392,21 @@ def test_mime_shaped_noise_does_not_raise(chunks):
 def test_extract_needs_bytes():
     with pytest.raises(TypeError, match="bytes"):
         extract("a string")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("headers", [
+    "From: MAILER-DAEMON@mx.example.org\n",
+    "From: list@example.org\nPrecedence: bulk\n",
+    "From: list@example.org\nList-Id: <games.example.org>\n",
+    "From: someone@example.org\nReturn-Path: <>\n",
+    "From: noreply@example.org\n",
+])
+def test_bulk_list_and_robot_mail_is_not_to_be_answered(headers):
+    """RFC 3834 section 2: no automatic reply to bulk or list mail or to robots' addresses."""
+    raw = (headers + "Subject: x\nMessage-ID: <r@example.org>\n\nhello\n").encode()
+    assert extract(raw).auto_submitted
+
+
+def test_a_player_is_answered():
+    raw = b"From: red@example.org\nSubject: x\nMessage-ID: <p@example.org>\n\nhello\n"
+    assert not extract(raw).auto_submitted

@@ -249,3 +249,17 @@ def test_unreadable_stdin():
 
     with pytest.raises(MailSourceUnreadableError, match="'-'.*Input/output error"):
         list(iter_messages(["-"], stdin=io.BufferedReader(Broken())))
+
+
+def test_links_in_a_mail_folder_are_not_followed(tmp_path):
+    """A Maildir entry that is a symbolic link (to /etc/passwd, say) is not read."""
+    from pbem.mail.sources import iter_messages
+
+    for sub in ("new", "cur", "tmp"):
+        (tmp_path / "md" / sub).mkdir(parents=True)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:x:0:0\n")
+    (tmp_path / "md" / "new" / "1.link").symlink_to(secret)
+    (tmp_path / "md" / "new" / "2.mail").write_bytes(b"From: a@b.example\nSubject: s\n\nhi\n")
+    found = list(iter_messages([str(tmp_path / "md")]))
+    assert [m.origin.rsplit("/", 1)[-1] for m in found] == ["2.mail"]

@@ -76,6 +76,11 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f('ix_outbox_game_id'), ['game_id'], unique=False)
         batch_op.create_index(batch_op.f('ix_outbox_sent_at'), ['sent_at'], unique=False)
 
+    op.create_table('setting',
+    sa.Column('key', sa.String(), nullable=False),
+    sa.Column('value', sa.String(), nullable=False),
+    sa.PrimaryKeyConstraint('key')
+    )
     op.create_table('event',
     sa.Column('id', sa.Integer(), nullable=False),
     sa.Column('game_id', sa.String(), nullable=False),
@@ -203,6 +208,7 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f('ix_event_game_id'))
 
     op.drop_table('event')
+    op.drop_table('setting')
     with op.batch_alter_table('outbox', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_outbox_sent_at'))
         batch_op.drop_index(batch_op.f('ix_outbox_game_id'))

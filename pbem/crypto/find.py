@@ -164,6 +164,10 @@ def _has_mbox_quoting(text: str) -> bool:
 
 
 def _pbem_envelopes(name: str, text: str) -> list[Found]:
+    # An HTML composer may turn every space into a no-break space, the marker lines' included;
+    # the canonical form maps U+00A0 to a space anyway, so the signed text is not changed.
+    if "\u00a0" in text:
+        text = text.replace("\u00a0", " ")
     try:
         envelopes = find_envelopes(text)
     except EnvelopeError as exc:

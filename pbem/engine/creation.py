@@ -111,6 +111,7 @@ def _check_spec(spec: GameSpec):
             except (ZoneInfoNotFoundError, ValueError):
                 raise GameError(f"player {p.role}: unknown time zone {p.zone!r} (expected an IANA "
                                 "name such as Europe/Paris)") from None
+    _check_sender(spec.referee_address)
     try:
         options = rs.validate_options(dict(spec.options))
     except ValueError as e:
@@ -131,6 +132,23 @@ def _check_spec(spec: GameSpec):
     except ValueError as e:
         raise GameError(str(e)) from None
     return rs, options, data, hexmap, keys
+
+
+def _check_sender(address: str) -> None:
+    """The referee's From address must make valid mail: compose a message with it (the same
+    checks as every mail the game will send). Raises GameError."""
+    from pbem.engine.judge import mail_domain
+    from pbem.mail.compose import compose
+    from pbem.mail.errors import ComposeError
+
+    try:
+        if "\n" in address or "\r" in address:
+            raise ComposeError("it holds a line break")
+        compose(sender=address, to="player@example.invalid", subject="check", text="check",
+                message_id_domain=mail_domain(address))
+    except ComposeError as e:
+        raise GameError(f"--from {address!r}: expected the referee's mail address, such as "
+                        f"referee@example.org ({e})") from None
 
 
 def create_game(db, sealer, spec: GameSpec, now: datetime, entropy) -> dict:

@@ -6,6 +6,8 @@ import re
 
 _PART = re.compile(r"(\d+)\s*([dhms])")
 _UNITS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+MAX_SECONDS = 366 * 86400
+"""The longest deadline a game may set (a year and a day)."""
 
 
 def parse_duration(text: str) -> int:
@@ -19,6 +21,8 @@ def parse_duration(text: str) -> int:
         pos = m.end()
     if not s or s[pos:].strip() or total <= 0:
         raise ValueError(f"expected a duration such as 72h, 3d, 90m or 1d12h, found {text!r}")
+    if total > MAX_SECONDS:
+        raise ValueError(f"duration {text!r} is longer than a year; expected at most 366d")
     return total
 
 

@@ -138,6 +138,12 @@ class GameContext:
                 self.log("roll", now, phase=phase_id, index=roll.index, sides=roll.sides,
                          value=roll.value, why=roll.why)
 
+    def log_position(self) -> tuple[int, str]:
+        """(lines in the public log so far, sha256 of the last one), counting the lines not yet
+        stored: what a report quotes so its reader can check the log later (docs/log.md)."""
+        head = self._ledger.last if self._ledger is not None else self.game.log_head
+        return self.game.log_count + len(self.new_lines), head
+
     def flush(self) -> None:
         """Store the new log lines."""
         if self.new_lines:

@@ -85,13 +85,20 @@ def parse_header(text: str) -> OrderHeader:
     is not a number, a nonce that is too short, or an ``issued`` without a zone.
     """
     fields, body_line = split_header(text)
-    missing = [k for k in REQUIRED if k not in fields or not fields[k][1]]
-    if missing:
-        where = fields[missing[0]][0] if missing[0] in fields else None
-        hint = " (`pbem sign` fills nonce and issued)" if set(missing) & {"nonce", "issued"} else ""
-        raise HeaderError(where, "the header lacks " + ", ".join(f"'{k}:'" for k in missing)
-                          + "; an order file starts with game:, turn:, phase:, role:, nonce: and "
-                            "issued: lines" + hint)
+    absent = [k for k in REQUIRED if k not in fields]
+    empty = [k for k in REQUIRED if k in fields and not fields[k][1]]
+    if absent or empty:
+        hint = (" (`pbem sign` fills nonce and issued; signing with ssh-keygen, write them "
+                "yourself: 'nonce:' 32 random hex digits, e.g. from `openssl rand -hex 16`, and "
+                "'issued:' the time in UTC, e.g. 2026-11-29T20:15:00Z)"
+                if set(absent + empty) & {"nonce", "issued"} else "")
+        if absent:
+            raise HeaderError(fields[empty[0]][0] if empty else None,
+                              "the header lacks " + ", ".join(f"'{k}:'" for k in absent)
+                              + "; an order file starts with game:, turn:, phase:, role:, nonce: "
+                                "and issued: lines" + hint)
+        raise HeaderError(fields[empty[0]][0], ", ".join(f"'{k}:'" for k in empty)
+                          + (" is" if len(empty) == 1 else " are") + " empty" + hint)
     line, turn = fields["turn"]
     if not turn.isdigit():
         raise HeaderError(line, f"expected 'turn: NUMBER', found 'turn: {turn}'")

@@ -14,17 +14,22 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from pbem.engine.gamestate import GameContext
 from pbem.engine.headers import HeaderError, format_time, parse_header
 from pbem.engine.publish import letter_row
-from pbem.engine.reader import ReadMessage, read_chunks, read_message
+from pbem.engine.reader import MAX_MESSAGE_BYTES, ReadMessage, read_chunks, read_message
 from pbem.engine.ruleset import Problem, Window
 from pbem.store import repo
 from pbem.store.models import Message, OrderSet
 
 ARCHIVE = "archive"
+MAX_ORDERS_CHARS = 64 * 1024
+"""The longest order set taken (characters of the canonical text)."""
+MAX_CLOCK_SKEW = timedelta(hours=24)
+"""How far ahead of the judge's clock an ``issued:`` may be (clocks and zones differ; an order
+set dated far ahead would lock its sender out of correcting it)."""
 DEFAULT_SENDER = "referee@pbem.invalid"
 
 CAUSES = {
@@ -41,6 +46,8 @@ CAUSES = {
     "wrong-window": "the orders are for another turn or phase",
     "not-your-window": "the role owes no orders in the open window",
     "stale": "newer orders are already held",
+    "future": "the orders are dated more than a day after the judge's clock",
+    "too-large": "the message or the orders are larger than the judge takes",
     "duplicate": "the same orders or message were received before",
     "error": "the judge failed on this message (the referee has been told)",
 }
@@ -243,6 +250,12 @@ def _judge(db, sealer, items: list[ReadMessage], now) -> list[Verdict]:
 
 def _judge_message(batch: _Batch, msg: ReadMessage, now) -> list[Verdict]:
     ex, found = msg.extracted, msg.found
+    if msg.too_large:
+        v = Verdict(msg.origin, "rejected", "too-large",
+                    f"the message is {len(msg.raw):,} bytes; the judge reads messages of up to "
+                    f"{MAX_MESSAGE_BYTES:,} bytes: send the signed orders alone, as text")
+        _reject_mail(batch, msg, ex, v, now)
+        return [v]
     if not found:
         v = Verdict(msg.origin, "rejected", "no-orders",
                     "no signed orders were found in this message: put the orders signed with "
@@ -275,12 +288,20 @@ def _judge_orders(batch: _Batch, msg: ReadMessage, ex, signed, now) -> Verdict:
     from pbem.crypto.canonical import sha256_hex
 
     text = signed.text
+    if len(text) > MAX_ORDERS_CHARS:
+        raise Rejected("too-large", f"the orders are {len(text):,} characters long; the judge "
+                       f"takes order sets of up to {MAX_ORDERS_CHARS:,}")
     try:
         header = parse_header(text)
     except HeaderError as e:
         raise Rejected("bad-header", f"the order header is not right: {e}") from None
     where = {"game": header.game, "role": header.role,
              "phase": f"{header.turn}.{header.phase}"}
+    if header.issued > now + MAX_CLOCK_SKEW:
+        raise Rejected("future", f"these orders say they were issued {format_time(header.issued)}, "
+                       f"but the judge's clock reads {format_time(now)}: 'issued:' may be ahead "
+                       f"by {MAX_CLOCK_SKEW.total_seconds() / 3600:.0f} hours at most (check your "
+                       "clock and time zone, or let `pbem sign` fill it)", **where)
     g = batch.game(header.game)
     if g is None:
         raise Rejected("unknown-game", f"there is no game {header.game!r} on this judge "
@@ -365,7 +386,8 @@ def _receipt_mail(batch, g: _Open, player, header, digest, problems, replaced, s
         "sha256": digest, "issued": format_time(header.issued), "received": format_time(now),
         "replaces": format_time(replaced.issued) if replaced is not None else None,
         "problems": [str(p) for p in problems], "method": signed.method,
-        "deadline": format_time(g.phase.deadline_at)})
+        "deadline": format_time(g.phase.deadline_at),
+        "log_lines": g.ctx.log_position()[0], "log_head": g.ctx.log_position()[1]})
     signed_receipt = sign_receipt(body, key)
     text = render("receipt_mail.txt.j2", {"receipt": signed_receipt, "game": game.id,
                                           "referee_key": key.public_key().fingerprint,
@@ -389,9 +411,10 @@ def _reject_mail(batch, msg: ReadMessage, ex, verdict: Verdict, now) -> None:
     if not sender or getattr(ex, "auto_submitted", False):
         return
     text = render("rejection.txt.j2", {"reason": verdict.reason, "cause": verdict.cause,
-                                       "subject": ex.subject or "", "received": format_time(now),
+                                       "subject": (ex.subject or "")[:200],
+                                       "received": format_time(now),
                                        "game": verdict.game})
-    subject = "Re: " + (ex.subject or "your orders") + " [not accepted]"
+    subject = "Re: " + (ex.subject or "your orders")[:200] + " [not accepted]"
     batch.mail.append(letter_row(
                batch.sealer, game_id=None, owner=ARCHIVE, kind="rejection",
                to=sender, subject=subject, now=now,

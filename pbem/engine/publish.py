@@ -71,6 +71,8 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
                        "reason": outcome.reason}
 
     public_text = ""
+    lines, head = ctx.log_position()
+    log_position = {"lines": lines, "head": head}
     for reader in [p.role for p in ctx.players] + [PUBLIC]:
         player = ctx.player(reader)
         zone = player.zone if player else None
@@ -88,6 +90,7 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
                             + rs.template(state, reader).rstrip("\n") + "\n")
         context = report_context(
             game=_game_info(ctx), role=reader, zone=zone, view=view, board=rs.text_map(view),
+            log=log_position,
             events=[e for e in events if e.visible_to(reader)], rolls=rolls, reveal=reveal_ctx,
             problems=problems.get(reader, []), reported=reported_ctx, next_window=next_ctx,
             template=template, outcome=outcome_ctx, setup=setup, now=now)

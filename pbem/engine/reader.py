@@ -33,19 +33,44 @@ class ReadMessage:
     key: str
     digest: str
     id: int | None = None
+    too_large: bool = False
+
+
+MAX_MESSAGE_BYTES = 2 * 1024 * 1024
+"""The largest message the judge reads (bytes); a larger one is archived and refused."""
+
+
+def _body(raw: bytes) -> bytes:
+    """The bytes after the header block, line ends made LF (a re-delivery adds headers only)."""
+    data = raw.replace(b"\r\n", b"\n")
+    cut = data.find(b"\n\n")
+    return data[cut + 2:] if cut >= 0 else data
 
 
 def message_key(extracted, raw: bytes) -> str:
-    """The duplicate-detection key: the Message-ID, else the sha256 of the raw bytes."""
+    """The duplicate-detection key: the Message-ID with the sha256 of the body (so the same
+    message delivered twice, with more Received headers, is one message, while a different or
+    truncated message that reuses a Message-ID is not), else the sha256 of the raw bytes."""
     mid = (extracted.message_id or "").strip()
-    return f"mid:{mid}" if mid else "sha256:" + hashlib.sha256(raw).hexdigest()
+    if mid:
+        return f"mid:{mid}:{hashlib.sha256(_body(raw)).hexdigest()[:32]}"
+    return "sha256:" + hashlib.sha256(raw).hexdigest()
 
 
 def read_message(raw: bytes, origin: str, bare: bool) -> ReadMessage:
-    """Decode a message (or a bare order file) and find and verify the signed orders in it."""
+    """Decode a message (or a bare order file) and find and verify the signed orders in it.
+    A message over :data:`MAX_MESSAGE_BYTES` is not decoded (``found`` stays empty and
+    ``too_large`` is set) so that a huge mail cannot exhaust the judge."""
     from pbem.crypto.find import find_signed
     from pbem.mail.extract import extract
 
+    if len(raw) > MAX_MESSAGE_BYTES:
+        head = raw[:64 * 1024]
+        ex = extract(head.split(b"\n\n", 1)[0] + b"\n\n", bare=False) if not bare else extract(b"", bare=True)
+        item = ReadMessage(origin, raw, ex, [], "sha256:" + hashlib.sha256(raw).hexdigest(),
+                           hashlib.sha256(raw).hexdigest())
+        item.too_large = True
+        return item
     ex = extract(raw, bare=bare)
     return ReadMessage(origin, raw, ex, find_signed(ex.texts, ex.sig_files),
                        message_key(ex, raw), hashlib.sha256(raw).hexdigest())

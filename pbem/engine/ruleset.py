@@ -23,6 +23,17 @@ REFEREE = "referee"
 """Owner name of the referee-only part of a state: what no player knows yet."""
 
 
+_INVISIBLE = {c: f"\\u{c:04x}" for c in list(range(0x00, 0x20)) + [0x7f]
+              + list(range(0x200b, 0x2010)) + list(range(0x202a, 0x202f))
+              + list(range(0x2066, 0x206a)) + [0xfeff] if c != 0x09}
+
+
+def visible(text: str) -> str:
+    """``text`` with control, zero-width and bidirectional-override characters written as
+    ``\\uXXXX``, so a quoted order line cannot hide or reorder text in a reader's mail client."""
+    return text.translate(_INVISIBLE)
+
+
 @dataclass(frozen=True)
 class Problem:
     """Something wrong with one order line, reported to its sender.
@@ -39,7 +50,7 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"line {self.line}: " if self.line is not None else ""
-        quoted = f"'{self.text}': " if self.text else ""
+        quoted = f"'{visible(self.text)}': " if self.text else ""
         return f"{where}{quoted}{self.why} ({self.rule})"
 
     def to_json(self) -> dict:

@@ -20,6 +20,49 @@ from pbem.engine.errors import NotFound, SetupError
 from pbem.engine.home import Home
 
 
+_KEY_MISMATCH = ("{key} is not the master key the database at {db} was sealed with: restore "
+                 "the right referee.key from your backup")
+
+
+def _key_check(master_key: bytes) -> str:
+    """A value derived from the master key (HKDF, label ``key-check``) that identifies it
+    without revealing it."""
+    from pbem.crypto.seal import Sealer
+
+    return Sealer(master_key).derive_secret("key-check")[:16].hex()
+
+
+def _stored_key_check(db) -> str | None:
+    """The database's ``master_key_check`` setting, or None (no database, or none stored)."""
+    from pbem.store.models import Setting
+
+    try:
+        db.check()
+    except Exception:
+        return None
+    with db.read() as s:
+        row = s.get(Setting, "master_key_check")
+        return row.value if row else None
+
+
+def _store_key_check(db, value: str) -> None:
+    from pbem.store.models import Setting
+
+    with db.write() as s:
+        s.add(Setting(key="master_key_check", value=value))
+
+
+def _migrate(db) -> tuple:
+    from sqlalchemy.exc import OperationalError
+
+    try:
+        return db.migrate()
+    except OperationalError as e:
+        raise SetupError(f"cannot write the database at {db.url}: {e.orig}; is the folder "
+                         "writable? (SQLite keeps pbem.db-wal and pbem.db-shm beside the "
+                         "database)") from None
+
+
 def utc_now() -> datetime:
     """The current time, zone-aware UTC, whole seconds."""
     return datetime.now(timezone.utc).replace(microsecond=0)
@@ -35,30 +78,56 @@ class Referee:
         self.entropy = entropy
         self._db = None
         self._sealer = None
+        self.undeliverable: list = []
 
     # ------------------------------------------------------------ set-up
 
     def init(self) -> dict:
         """Create the home folder, the master key (never overwritten) and the database, or
         migrate an existing database. Returns ``{"home", "key", "key_created", "db",
-        "revision_before", "revision"}``."""
-        from pbem.crypto.keys import create_master_key
+        "revision_before", "revision"}``. Raises SetupError rather than create a new key for a
+        database that holds games sealed under a key that is missing or different."""
+        from pbem.crypto.keys import create_master_key, load_master_key
         from pbem.store.db import Database
 
-        self.home.path.mkdir(parents=True, exist_ok=True)
         try:
+            self.home.path.mkdir(parents=True, exist_ok=True)
             os.chmod(self.home.path, 0o700)
-        except OSError:
-            pass
+        except OSError as e:
+            raise SetupError(f"cannot use {self.home.path} as the referee's home: {e}") from None
+        db = Database(self.home.url)
         key_path = self.home.master_key_path
         created = False
         if not key_path.exists():
+            stored = _stored_key_check(db)
+            if stored is not None:
+                raise SetupError(
+                    f"{key_path} is missing, but the database at {self.home.url} was sealed with "
+                    "a master key (its games, orders and reports can only be opened with it): "
+                    "restore referee.key from your backup; pbem will not make a new key for it")
             create_master_key(key_path)
             created = True
-        db = Database(self.home.url)
-        before, after = db.migrate()
+        before, after = _migrate(db)
+        check = _key_check(load_master_key(key_path))
+        stored = _stored_key_check(db)
+        if stored is None:
+            _store_key_check(db, check)
+        elif stored != check:
+            raise SetupError(_KEY_MISMATCH.format(key=key_path, db=self.home.url))
         return {"home": str(self.home.path), "key": str(key_path), "key_created": created,
                 "db": self.home.url, "revision_before": before, "revision": after}
+
+    def upgrade(self) -> dict:
+        """Migrate an existing database to this version's schema (SetupError if there is none:
+        use init to create one)."""
+        from pbem.store.db import Database
+
+        db = Database(self.home.url)
+        if db.is_sqlite and not os.path.exists(db.engine.url.database or ""):
+            raise SetupError(f"no pbem database at {db.engine.url.database}: run `pbem init` "
+                             "to create one")
+        before, after = _migrate(db)
+        return {"db": self.home.url, "revision_before": before, "revision": after}
 
     @property
     def db(self):
@@ -88,7 +157,11 @@ class Referee:
             if mode & 0o077:
                 raise SetupError(f"{path} is readable by others (mode {mode:o}); "
                                  f"run `chmod 600 {path}`")
-            self._sealer = Sealer(load_master_key(path))
+            key = load_master_key(path)
+            stored = _stored_key_check(self.db)
+            if stored is not None and stored != _key_check(key):
+                raise SetupError(_KEY_MISMATCH.format(key=path, db=self.home.url))
+            self._sealer = Sealer(key)
         return self._sealer
 
     # ------------------------------------------------------------ games
@@ -166,13 +239,24 @@ class Referee:
         return out
 
     def report(self, game_id: str, role: str, fmt: str = "text",
-               phase: int | None = None) -> str:
-        """A stored report of ``role`` (``*`` for the public one): the latest, or the one for
-        phase number ``phase`` (0 = the setup report)."""
+               phase: int | str | None = None) -> str:
+        """A stored report of ``role`` (``*`` for the public one): the latest, or the one that
+        reports on ``phase``: a phase id (``3.red``, ``setup`` or ``0``) or its number."""
         from pbem.store import repo
 
         self.game(game_id)
         with self.db.read() as s:
+            if isinstance(phase, str):
+                ids = {p.phase_id: p.seq for p in repo.phases(s, game_id)}
+                if phase in ("setup", "0"):
+                    phase = 0
+                elif phase in ids:
+                    phase = ids[phase]
+                elif phase.isdigit():
+                    phase = int(phase)
+                else:
+                    raise NotFound(f"game {game_id} has no phase {phase!r} (phases: "
+                                   f"{', '.join(ids) or 'none yet'})")
             roles = [p.role for p in repo.players(s, game_id)]
             if role not in roles and role != "*":
                 raise NotFound(f"game {game_id} has no role {role!r} (roles: {', '.join(roles)})")
@@ -201,41 +285,49 @@ class Referee:
         return path
 
     def outbox(self, folder: Path) -> list[Path]:
-        """Write every queued message to ``folder`` as an .eml file and mark it sent.
-        Reports are composed here from the stored (sealed) report of their phase."""
+        """Write every queued message to ``folder`` as an .eml file and mark it sent. Reports
+        are composed here from the stored (sealed) report of their phase; receipts and
+        rejections from their sealed letters. A message that cannot be composed (an address
+        that is not one) is dropped and listed in ``self.undeliverable`` as (what, why); the
+        others still go. Messages written are marked sent even if a later one fails."""
         from pbem.engine.publish import compose_letter, compose_report
         from pbem.mail.errors import ComposeError
         from pbem.mail.outbox import write_eml
         from pbem.store import repo
 
-        written, ids, skipped = [], [], []
-        with self.db.read() as s:
-            pending = repo.unsent_mail(s)
-            games = {g.id: g for g in repo.list_games(s)}
-            for row in pending:
-                if row.kind == "report":
-                    parts = {}
-                    for fmt in ("text", "html"):
-                        rep = repo.get_report(s, row.game_id, row.owner, fmt, row.report_seq)
-                        parts[fmt] = self.sealer.open(row.game_id, row.owner,
-                                                      f"report:{row.report_seq}:{fmt}", 0,
-                                                      rep.blob).decode()
-                    data = compose_report(games[row.game_id], row, parts["text"], parts["html"])
-                else:
-                    letter = self.sealer.open(row.game_id or "-", row.owner, f"mail:{row.kind}",
-                                              0, row.blob)
+        written, done, self.undeliverable = [], [], []
+        try:
+            with self.db.read() as s:
+                pending = repo.unsent_mail(s)
+                games = {g.id: g for g in repo.list_games(s)}
+                for row in pending:
+                    what = f"{row.kind} to {row.to_addr} ({row.game_id or 'no game'})"
                     try:
-                        data = compose_letter(row, json.loads(letter))
-                    except ComposeError as e:  # an address we cannot write to (untrusted input)
-                        skipped.append((row, str(e)))
-                        ids.append(row.id)
+                        if row.kind == "report":
+                            parts = {}
+                            for fmt in ("text", "html"):
+                                rep = repo.get_report(s, row.game_id, row.owner, fmt,
+                                                      row.report_seq)
+                                parts[fmt] = self.sealer.open(
+                                    row.game_id, row.owner, f"report:{row.report_seq}:{fmt}", 0,
+                                    rep.blob).decode()
+                            data = compose_report(games[row.game_id], row, parts["text"],
+                                                  parts["html"])
+                        else:
+                            letter = self.sealer.open(row.game_id or "-", row.owner,
+                                                      f"mail:{row.kind}", 0, row.blob)
+                            data = compose_letter(row, json.loads(letter))
+                    except ComposeError as e:
+                        self.undeliverable.append((what, str(e)))
+                        done.append(row.id)
                         continue
-                hint = f"{row.game_id or 'judge'}-{row.kind}-{row.owner}"
-                written.append(write_eml(Path(folder), hint, data, now=row.created_at))
-                ids.append(row.id)
-        with self.db.write() as s:
-            repo.mark_sent(s, ids, self.clock())
-        self.undeliverable = skipped
+                    hint = f"{row.game_id or 'judge'}-{row.kind}-{row.owner}"
+                    written.append(write_eml(Path(folder), hint, data, now=row.created_at))
+                    done.append(row.id)
+        finally:
+            if done:
+                with self.db.write() as s:
+                    repo.mark_sent(s, done, self.clock())
         return written
 
     def view_and_window(self, game_id: str, role: str):

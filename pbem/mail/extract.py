@@ -69,6 +69,11 @@ _POLICY = email_policy.default.clone(header_factory=_header_factory)
 _PARSER = BytesParser(policy=_POLICY)
 
 
+_ROBOTS = frozenset({"mailer-daemon", "postmaster", "noreply", "no-reply", "do-not-reply",
+                     "donotreply", "listserv", "majordomo", "mailman"})
+"""Local parts of addresses that are robots (RFC 3834 section 2): never answered."""
+
+
 @dataclass(slots=True)
 class Extracted:
     """What :func:`extract` found in one message.
@@ -82,9 +87,11 @@ class Extracted:
     - ``date``: the Date header as an aware UTC datetime (a ``-0000`` zone is taken as UTC),
       or ``None`` if it is missing or not an RFC 5322 date.
     - ``in_reply_to``: the In-Reply-To header as written, or ``None``.
-    - ``auto_submitted``: the message carries ``Auto-Submitted`` with a value other than
-      ``no`` (a vacation reply, a bounce, another robot: RFC 3834 section 5). The caller should
-      not answer it, so that two robots never answer each other forever.
+    - ``auto_submitted``: the message is automatic or bulk mail, not to be answered: it carries
+      ``Auto-Submitted`` with a value other than ``no`` (a vacation reply, a bounce: RFC 3834
+      section 5), ``Precedence: bulk/list/junk``, a ``List-Id``, an empty ``Return-Path``, or
+      comes from a robot's address (MAILER-DAEMON, postmaster, noreply...; RFC 3834 section 2).
+      The caller should not answer it, so that two robots never answer each other forever.
     - ``texts``: ``(name, text)`` pairs in message order: ``("body", text)`` for each
       text/plain body part (or for each text/html body part, turned into text, when the message
       has no text/plain body part), then ``(file name, text)`` for each text attachment. Texts
@@ -198,6 +205,13 @@ def _read_headers(msg: Message, result: Extracted) -> None:
     auto = _header(msg, "Auto-Submitted", warnings)
     if auto is not None:
         result.auto_submitted = str(auto).split(";", 1)[0].strip().lower() not in ("", "no")
+    # RFC 3834 section 2: do not answer bulk or list mail, nor mail from robots' addresses.
+    precedence = str(_header(msg, "Precedence", warnings) or "").strip().lower()
+    local = result.sender.rpartition("@")[0].lower()
+    if (precedence in ("bulk", "list", "junk") or msg.get("List-Id") is not None
+            or str(msg.get("Return-Path", "")).strip() == "<>" or local in _ROBOTS
+            or local.startswith(("owner-", "bounce"))):
+        result.auto_submitted = True
 
 
 # -- body parts ---------------------------------------------------------------------------

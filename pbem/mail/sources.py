@@ -216,10 +216,13 @@ def _from_mbox(path: str) -> Iterator[Incoming]:
 
 
 def _list_files(folder: str) -> list[str]:
-    """Names of the regular, non-hidden files directly in ``folder``."""
+    """Names of the regular, non-hidden files directly in ``folder``. Symbolic links are not
+    followed: a mail folder holds delivered messages, and a link could make the judge archive
+    any file the referee's account can read."""
     try:
         with os.scandir(folder) as entries:
-            return [e.name for e in entries if not e.name.startswith(".") and e.is_file()]
+            return [e.name for e in entries
+                    if not e.name.startswith(".") and e.is_file(follow_symlinks=False)]
     except OSError as exc:
         raise MailSourceUnreadableError(folder, exc.strerror or str(exc)) from None
 

@@ -33,7 +33,7 @@ def order_header(game_id: str, turn: int, phase: str, role: str) -> str:
             "nonce:\nissued:\n")
 
 
-def report_context(*, game: dict, role: str, zone: str | None, view: dict, board: str,
+def report_context(*, game: dict, role: str, zone: str | None, view: dict, board: str, log: dict,
                    events: list, rolls: list, reveal: dict | None, problems: list,
                    reported: dict | None, next_window: dict | None, template: str | None,
                    outcome: dict | None, setup: dict | None, now: datetime) -> dict:
@@ -42,6 +42,8 @@ def report_context(*, game: dict, role: str, zone: str | None, view: dict, board
     - ``game``: ``{"id", "title", "ruleset"}``; ``role``: the reader (``"*"`` for the public
       report); ``zone``: the reader's IANA time zone or None.
     - ``view``: the ruleset's view for the reader; ``board``: its text map.
+    - ``log``: ``{"lines", "head"}``: the public log's length and the sha256 of its last line
+      when the report was made, so the reader can later check a copy of the log against it.
     - ``events``: the events visible to the reader, as ``{"kind", "text"}``.
     - ``rolls``: the phase's public rolls ``{"index", "sides", "value", "why"}``;
       ``reveal``: ``{"phase", "seed", "commit", "nonces"}`` of the phase just resolved.
@@ -62,6 +64,7 @@ def report_context(*, game: dict, role: str, zone: str | None, view: dict, board
         "zone": zone,
         "view": view,
         "board": board,
+        "log": log,
         "events": [{"kind": e.kind, "text": e.text} for e in events],
         "rolls": [{"index": r.index, "sides": r.sides, "value": r.value, "why": r.why}
                   for r in rolls],

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from pbem.engine.ruleset import visible
+
 
 @lru_cache(maxsize=1)
 def environment():
@@ -29,6 +31,7 @@ def environment():
         keep_trailing_newline=True,
     )
     env.filters["wrap"] = _wrap
+    env.filters["visible"] = visible
     return env
 
 

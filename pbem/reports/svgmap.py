@@ -77,11 +77,12 @@ def atlantis_cells(view: dict) -> tuple[object, dict]:
     people: dict = {}
     for pid, p in view["people"].items():
         if p["where"] in ("land", "sea", "safe") and p.get("hex"):
-            people.setdefault(p["hex"], {}).setdefault(p["owner"], 0)
-            people[p["hex"]][p["owner"]] += 1
+            people.setdefault(p["hex"], {}).setdefault(p["owner"], []).append(pid)
     for label, by_owner in people.items():
         cell = cells.setdefault(label, {"fill": SEA, "marks": [], "title": "sea"})
-        cell["marks"].append(" ".join(f"{o[0]}{n}" for o, n in sorted(by_owner.items())))
+        cell["marks"].append(" ".join(f"{o[0]}{len(ids)}" for o, ids in sorted(by_owner.items())))
+        cell["title"] += "; " + ", ".join(pid for _, ids in sorted(by_owner.items())
+                                          for pid in ids)
     for ship, label in view["ships"].items():
         crew = [pid for pid, p in view["people"].items() if p.get("ship") == ship]
         cell = cells.setdefault(label, {"fill": SEA, "marks": [], "title": "sea"})

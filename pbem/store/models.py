@@ -18,6 +18,16 @@ from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
+class Setting(SQLModel, table=True):
+    """Installation-wide values: ``master_key_check`` (a value derived from the referee's master
+    key, so a wrong or replaced key file is recognised before anything is sealed with it)."""
+
+    __tablename__ = "setting"
+
+    key: str = Field(primary_key=True)
+    value: str
+
+
 class Game(SQLModel, table=True):
     """One game: its ruleset, settings and public position (``public_state``, JSON)."""
 

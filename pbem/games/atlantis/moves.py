@@ -127,6 +127,16 @@ def _where(s: State, p: Person) -> str:
 
 # -- movement -----------------------------------------------------------------------------------
 
+def _starts_here(order: Order, rule: str, who: str, here: str, path: list) -> Problem | None:
+    """A path that repeats the starting hex: say how paths are written (the hexes entered)."""
+    if path and path[0] == here:
+        rest = " ".join(path[1:]) or "HEX"
+        verb = order.text.split()[0] if order.text.split() else order.verb
+        return problem(order, rule, f"{who} is at {here}: a path lists the hexes entered, not the "
+                                    f"starting hex ({verb} {who} {rest})")
+    return None
+
+
 def walk(t: Table, turn: Turn, order: Order) -> Problem | None:
     """``walk PERSON HEX [HEX...]``: a person on land walks from tile to tile, one point per
     tile entered, never onto a tile already holding the land capacity, even in passing
@@ -145,6 +155,9 @@ def walk(t: Table, turn: Turn, order: Order) -> Problem | None:
         return prob
     here = p.hex
     cap = s.rules.land_capacity
+    prob = _starts_here(order, R_LAND, p.id, here, path)
+    if prob:
+        return prob
     for h in path:
         if not s.hexmap.adjacent(here, h):
             return problem(order, R_LAND, f"{h} is not next to {here}: a walk enters one "
@@ -374,6 +387,9 @@ def sail(t: Table, turn: Turn, order: Order) -> Problem | None:
     if prob:
         return prob
     here = s.ships[sid]
+    prob = _starts_here(order, R_SHIP, sid, here, path)
+    if prob:
+        return prob
     for h in path:
         if not s.hexmap.adjacent(here, h):
             return problem(order, R_SHIP, f"{h} is not next to {here}")

@@ -16,7 +16,7 @@ from .data import CREATURE_KINDS, DIVES, KILLS, SYMBOL_NAMES, SYMBOLS, Rules
 from .state import State, from_view, id_key, piece_kind
 
 RULEBOOK = ("A. J. Merritt, 'Escape from Atlantis using many rules from Survive' "
-            "(shared/seeds/004_f1afad92cc456acf.txt); cited by section name")
+            "(the variant's own rule sheet); cited by section name")
 
 TILE_LETTER = {"sand": "S", "forest": "F", "fortress": "T"}
 CREATURE_CHAR = {"shark": "^", "kraken": "K", "monster": "M", "dolphin": "D"}
@@ -57,14 +57,14 @@ def rules_text(data: dict, options: dict, option_specs: dict) -> str:
     out.append("")
     kinds = rules.sink_order
     out.append("Symbols under the tiles (manifest): tiles of each kind")
-    out.append("  " + f"{'symbol':<16}" + "".join(f"{k:>10}" for k in kinds))
+    out.append("  " + f"{'symbol':<18}" + "".join(f"{k:>10}" for k in kinds))
     for symbol in SYMBOLS:
         row = rules.manifest.get(symbol)
         if row is None:
             continue
-        out.append("  " + f"{SYMBOL_NAMES[symbol]:<16}"
+        out.append("  " + f"{SYMBOL_NAMES[symbol]:<18}"
                    + "".join(f"{row[k] or '-':>10}" for k in kinds))
-    out.append("  " + f"{'total':<16}" + "".join(f"{rules.tiles_per_kind[k]:>10}"
+    out.append("  " + f"{'total':<18}" + "".join(f"{rules.tiles_per_kind[k]:>10}"
                                                 for k in kinds))
     for symbol in SYMBOLS:
         if symbol in data["manifest"]:
@@ -87,7 +87,8 @@ def _show(value) -> str:
 
 
 def stand_ins(data: dict, options: dict, hexmap) -> list:
-    """One line per stand-in or gap treatment in force, for the setup report (GAMES.md)."""
+    """One line per stand-in or gap treatment in force, with the values in force, for the
+    setup report (house-rules entries included, so players see the values that apply)."""
     out = []
     if hexmap.stand_in:
         out.append(f"Map: {hexmap.name}: {hexmap.map_source}")
@@ -108,7 +109,9 @@ def stand_ins(data: dict, options: dict, hexmap) -> list:
         if isinstance(node, dict) and "source" in node:
             src = node["source"]
             if "stand-in" in src or src == "house rules":
-                out.append(f"{path}: {src}")
+                values = {k: v for k, v in node.items() if k != "source"}
+                shown = ", ".join(f"{k} = {_show(v)}" for k, v in values.items())
+                out.append(f"{path}: {shown} ({src})" if shown else f"{path}: {src}")
             return
         if isinstance(node, dict):
             for k, v in node.items():
@@ -165,9 +168,11 @@ def _cells(s: State, letters: dict):
             letter = "C" if h == s.city else TILE_LETTER.get(s.tiles[h], s.tiles[h][:1].upper())
             return letter + "".join(on_land.get(h, []))[:3]
         text = ""
+        rest = "".join(beasts.get(h, [])) + "".join(at_sea.get(h, []))
         if h in ships:
-            text = "=" + "".join(crew.get(ships[h], []))
-        text += "".join(beasts.get(h, [])) + "".join(at_sea.get(h, []))
+            # a comma ends the crew, so a swimmer beside an empty ship is not read as its crew
+            text = "=" + "".join(crew.get(ships[h], [])) + ("," if rest else "")
+        text += rest
         if not text:
             return ":" if h in near else "."
         return text if len(text) <= 4 else text[:3] + "+"
@@ -183,7 +188,8 @@ def text_map(v: dict) -> str:
     out = [ascii_map(s.hexmap, _cells(s, letters), width=4)]
     out.append("Legend: S sand, F forest, T fortress, C city (then the people on the tile); "
                "# safe island (and how many people are safe there); . sea, : nearly safe sea; "
-               "= ship (then its crew); ^ shark, K kraken, M sea monster, D dolphin; "
+               "= ship (then its crew, and a comma before what else is there); "
+               "^ shark, K kraken, M sea monster, D dolphin; "
                + ", ".join(f"{letters[r]} {r}" for r in s.seats)
                + " (people); + more than fits.")
     out.append("")
@@ -208,9 +214,10 @@ def text_map(v: dict) -> str:
     left = {}
     for h, k in s.tiles.items():
         left[k] = left.get(k, 0) + 1
+    sink_now = "" if s.stage == "over" else f"; may sink now: {' '.join(s.sinkable()) or 'none'}"
     out.append(f"Tiles left: {len(s.tiles)} ("
                + ", ".join(f"{k} {left.get(k, 0)}" for k in s.rules.sink_order)
-               + f"); may sink now: {' '.join(s.sinkable()) or 'none'}")
+               + ")" + sink_now)
     shown = [f"{x['hex']} {SYMBOL_NAMES[x['symbol']]}" for x in s.sunk if x.get("symbol")]
     if shown:
         out.append("Symbols shown: " + "; ".join(shown))
