@@ -14,7 +14,11 @@ read back from pbem's own answers):
   and every receipt signature verifies with ``cryptography``'s Ed25519;
 - blue's SSH-signed mails verify with the real ``ssh-keygen -Y verify``;
 - the public log verifies with the standalone verifier printed in docs/dice.md;
-- no report shows one role another role's values or privately seen tiles.
+- no report shows one role another role's values or privately seen tiles;
+- a creature window opens exactly where the phasing player's ``if`` lines name no face or
+  kind of the face the log's creature die shows (docs/orders-atlantis.md), and the story's
+  two windows are those;
+- the digest README.md quotes for blue's ``orders.txt`` is the SHA-256 of that attachment.
 
 Regression checks (labelled as such; the expected bytes are pbem's own earlier output, so
 they catch changes, not errors): the regenerated reports, receipts and log equal the
@@ -469,6 +473,87 @@ def test_a_standing_order_shows_only_in_its_senders_report(replayed):
     holders = {(r["role"], r["phase"]) for r in replayed.reports
                if r["fmt"] == "text" and sent in r["body"]}
     assert holders == {("blue", "2.red")}
+
+
+# -- creature windows ------------------------------------------------------------------------
+
+FACES = {1: {"dolphin", "kraken"}, 2: {"shark"}, 3: {"monster"}, 4: {"monster", "shark"},
+         5: {"dolphin"}, 6: {"kraken"}}
+"""The creature die's faces and the kinds each allows (docs/orders-atlantis.md: "Die faces: 1
+dolphin or kraken, 2 shark, 3 monster, 4 monster or shark, 5 dolphin, 6 kraken")."""
+
+_IF = re.compile(r"^\s*if\s+([A-Za-z-]+)\s*:", re.M)
+
+
+def names_face(condition: str, face: int) -> bool:
+    """Whether an ``if CONDITION:`` line applies to ``face`` (pbem/games/atlantis/README.md, "A
+    player-turn" 4): a condition with ``-or-`` is a face name and applies to that face only
+    (its kinds in any order, a kind named twice counting once); a single kind applies to every
+    face that allows it."""
+    kinds = condition.lower().split("-or-")
+    if len(kinds) == 1:
+        return kinds[0] in FACES[face]
+    return set(kinds) == FACES[face]
+
+
+def test_creature_windows_open_where_no_line_names_the_face_rolled():
+    """For every creature die in the public log, the orders in force for that player-turn (the
+    phasing role's latest-issued order set among the committed mails) decide the window: a
+    line naming the face means no window; no such line means a window, unless no creature of
+    the face's kinds is on the board (the public report then says so)."""
+    log = [json.loads(line) for line in
+           (EXAMPLE / f"{GAME}.jsonl").read_text(encoding="utf-8").splitlines()]
+    opened = [o["phase"] for o in log if o["type"] == "phase-open"]
+    rolled = [(o["phase"], o["value"]) for o in log
+              if o["type"] == "roll" and o["sides"] == 6 and "creature die" in o["why"]]
+    in_force: dict[tuple[str, str], tuple[str, str]] = {}
+    for raw in committed_mails().values():
+        orders, _ = orders_of(raw)
+        key = (f"{header_field(orders, 'turn')}.{header_field(orders, 'phase')}",
+               header_field(orders, "role"))
+        issued = header_field(orders, "issued")
+        if key not in in_force or issued > in_force[key][0]:
+            in_force[key] = (issued, orders)
+    windows = []
+    for phase, face in rolled:
+        role = phase.split(".", 1)[1]
+        body = "\n".join(line.split("#")[0] for line in in_force[(phase, role)][1].split("\n"))
+        named = [c for c in _IF.findall(body) if names_face(c, face)]
+        if named:
+            assert f"{phase}-creature" not in opened, (phase, face, named)
+        elif f"{phase}-creature" in opened:
+            windows.append(phase)
+        else:
+            texts = [o["text"] for o in log if o["type"] == "event" and o["phase"] == phase]
+            assert any("on the board: no creature moves" in t for t in texts), (phase, face)
+    assert len(rolled) == 6
+    # the story (README.md): red's kraken and green's dolphin, each window answered by a mail
+    assert windows == ["2.red", "2.green"]
+    assert [p for p in opened if p.endswith("-creature")] == ["2.red-creature",
+                                                              "2.green-creature"]
+    answered = {p.parent.name for p in MAIL.glob("*/*.eml")}
+    assert {"2.red-creature", "2.green-creature"} <= answered
+
+
+def test_names_face_follows_the_docs():
+    assert names_face("shark", 2) and names_face("shark", 4) and not names_face("shark", 3)
+    assert names_face("shark-or-monster", 4) and not names_face("monster-or-shark", 3)
+    assert names_face("dolphin-or-kraken", 1) and not names_face("dolphin-or-kraken", 5)
+    assert names_face("shark-or-shark", 2) and not names_face("shark-or-shark", 4)
+
+
+def test_the_readme_digest_is_that_of_blues_attached_orders():
+    """README.md, "Checking it yourself": ``head -c -1 orders.txt | sha256sum`` of the
+    ``orders.txt`` attached to 07-blue-mutt-attach.eml, and the receipt's orders-sha256."""
+    readme = (EXAMPLE / "README.md").read_text(encoding="utf-8")
+    stated = re.search(r"`head -c -1 orders\.txt \| sha256sum` gives\s+`([0-9a-f]{64})`",
+                       readme).group(1)
+    texts, _ = mail_parts((MAIL / "1.blue" / "07-blue-mutt-attach.eml").read_bytes())
+    attached = dict(texts)["orders.txt"]
+    assert attached.endswith("\n") and canonical_text(attached) + "\n" == attached
+    assert hashlib.sha256(attached[:-1].encode("utf-8")).hexdigest() == stated
+    receipt = (EXAMPLE / "receipts" / "07-blue-mutt-attach.txt").read_text(encoding="utf-8")
+    assert f"orders-sha256: {stated}" in receipt
 
 
 # -- the keys and the forms of mail ----------------------------------------------------------

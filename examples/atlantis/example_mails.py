@@ -296,25 +296,24 @@ Ruth
         before="""\
 Hi,
 
-my turn 1. Thanks for the dolphin, Ruth :)
+my turn 1. Thanks a lot for the vortex, Ruth :(
 
 """,
         orders="""\
-# all three from 1007 onto my ship
-board green1  1107
-board green2  1107
-board green3  1107
-
-sink 0505                      # right beside red's ship
+# no ship any more. But 0906 touches the sea now, and three of my people
+# stand beside it: if a boat is under it, it comes up right next to them.
+walk green6  0808  0807  0907  # one more to the forest by the new bay
+walk green9  0806              # and one from the crowded middle to 0806
+sink 0906
 
 if monster-or-shark: monster2  0403   # my monster goes to visit red
-if monster: monster1  1204            # and hers moves away from my ship
+if monster: monster1  1204            # and hers moves away from my bay
 """,
         after="""\
 
 Gareth
 """,
-        expect="accepted",
+        expect="accepted, problems: line 10 (Atlantis: Land Movement)",
     ),
     Letter(
         file="07-blue-mutt-attach.eml", window="1.blue", role="blue", client="mutt-attach",
@@ -328,7 +327,7 @@ Hello,
 turn 1 for blue: orders.txt and its signature orders.txt.sig are
 attached this time (ssh-keygen -Y sign -n pbem-orders orders.txt).
 
-Ouch, that vortex. Sorry Ruth.
+A vortex and then a boat: lively start. Sorry about the ship, Gareth.
 """,
         orders="""\
 # blue, turn 1: everyone from 0509 aboard before red's people come
@@ -336,8 +335,9 @@ Ouch, that vortex. Sorry Ruth.
 board blue1 0510
 board blue2 0510
 board blue3 0510
-sink 0804                 # far from my people; green10 is next door
-if monster: monster1 1206 # the monster by green's ship moves closer
+sink 0804                 # as far from my people as the coast goes
+if monster-or-shark: monster2 0403   # one hex from red's full ship
+if monster: monster1 1106            # the mouth of green's new bay
 """,
         after="""\
 
@@ -384,29 +384,27 @@ Bjørn
         message_id="<0c7d2a9e-41f6-4b83-a5d0-93e8f1b26c47@example.org>",
         subject="(Re: the report, filled in when the mail is written)",
         before="""\
-Thank you for the report, I think. Three people and the ship gone in one turn: I had no idea \
-a vortex could be under 0505. Here is the template above, filled in.
+Thank you for the report, I think. Green's monster is sitting right next to my ship, and \
+blue's is behind it: the north-west is shut. Here is the template above, filled in.
 
 """,
         orders="""\
-# Turn 2: red's player-turn. No ship any more: my people walk to the north
-# coast and wait there for a boat (there are boats under some tiles).
-walk red10 0505 0604      # the short way round
-walk red4 0604
-walk red5 0604
-walk red9 0605            # from the fortress to the forest behind them
+# Turn 2: red's player-turn. Two monsters between my ship and 0101, one
+# of them next to it: round the north coast instead, towards 1301.
+sail ship1 0503 0603 0703
 
-# Sink the sand beside 0604 and 0605: with luck there is a boat under it.
-sink 0704
+# Blue set that monster on me. 0408 is two hexes from his full ship:
+# whatever comes up there, it comes up beside him.
+sink 0408
 
-if monster-or-shark: monster1 1107   # into green's ship. Nothing personal, Gareth.
-if monster: monster2 0203            # and out of the way up north
+if monster-or-shark: monster2 0303 0203   # back where it came from, and further
+if monster: monster1 1106                 # mine to the mouth of green's bay
 """,
         after="""\
 
 Ruth
 """,
-        expect="accepted, problems: line 10 (Atlantis: Land Movement)",
+        expect="accepted, problems: line 16 (Atlantis: Dice)",
     ),
     Letter(
         file="10-red-apple-creature.eml", window="2.red-creature", role="red", client="apple",
@@ -417,13 +415,13 @@ Ruth
         before="""\
 Morning,
 
-I did not think of a kraken when I wrote my orders, so here is the short
-window's answer, attached.
+I only thought of monsters when I wrote my orders, so here is the short
+window's answer for the kraken, attached.
 """,
         orders="""\
-# The kraken that came up at 0704 sets off for green's ship at 1107,
-# by the sea: 0804 and 1006 have sunk, 0905 and 1005 are still there.
-creature kraken1 0804 0904 1004
+# The kraken that came up at 0408 goes for blue's ship at 0510: a kraken
+# sinks a manned ship, and his has three aboard.
+creature kraken1 0409 0510
 """,
         after="""\
 
@@ -440,18 +438,20 @@ Ruth
         before="""\
 Morning all,
 
-a kraken three hexes off and Ruth's monster next door: time to leave. My turn 2:
+Ruth's kraken went for Bjørn's ship, not mine, and my boat is still waiting in my own bay:
+time to get aboard. My turn 2:
 
 """,
         orders="""\
-# south-east, away from the kraken (1004) and the monster (1206)
-sail ship2  1108  1208  1209
+# three aboard the boat that came up in my bay
+board green4  0906
+board green5  0906
+board green8  0906
 
-sink 0408                      # two hexes from blue's ship, let's see what comes up
+sink 0905                      # a second way out of the bay, away from the monster
 
-if monster: monster1  1205     # the monster behind me goes back north
-if dolphin-or-kraken: dolphin1  1107  1108   # the dolphin follows my ship
-if kraken: stay                # and the kraken stays where it is
+if monster: monster1  1305     # the monster by my bay moves off
+if dolphin-or-kraken: stay     # the kraken is far off, and a dolphin harms nobody
 """,
         after="""\
 
@@ -467,12 +467,13 @@ Gareth
         message_id="<CAKq8w3wR7eN4jY1pV6cT0sK9bH3zL5mQ2aX8dF1gU7iE0oW4nPc@mail.gmail.com>",
         subject="Re: atl-example turn 2 green - the dolphin",
         before="""\
-Ah, "dolphin-or-kraken" is the face with the 1, not every face with a dolphin. Lesson learnt.
-The dolphin, then:
+Ah, "dolphin-or-kraken" is the face with the 1, not "a dolphin or a kraken": for those it is
+"if dolphin:" and "if kraken:". Lesson learnt. Since I have to answer anyway, the dolphin that
+came up beside my boat goes with it:
 
 """,
         orders="""\
-creature dolphin1  1107  1108        # after my ship, in case it needs rescuing
+creature dolphin1  0906              # with my boat, in case it needs rescuing
 """,
         after="""\
 
@@ -491,22 +492,26 @@ Good evening,
 
 blue's second turn; signature attached (orders.txt.sig).
 
+Nice kraken, Ruth. My three are swimming, so my turn is short.
+
 """,
         orders="""\
-# blue, turn 2: the three aboard sail for 0113; the ship comes back
-# later for the four on 0609 and 0608.
-sail ship3 0410 0411 0312
-sink 0405                 # as far from my people as the sand goes
-if kraken: kraken1 1105 1106 1107    # after green's ship
-if monster: monster1 1207            # the same
-if dolphin: stay
+# blue, turn 2: no ship any more. The three in the water swim for 0113,
+# one hex a turn; blue1 first, two hexes while he is fresh.
+swim blue1 0410 0411
+swim blue2 0410
+swim blue3 0410
+sink 0704                 # beside red's ship: she sank mine
+if kraken: kraken1 0409 0408 0308    # off north, away from my swimmers
+if monster: monster2 0503            # after red's ship
+if shark: stay
 """,
         after="""\
 
 -- 
 Bjørn
 """,
-        expect="accepted",
+        expect="accepted, problems: line 10 (Atlantis: Swimming people)",
     ),
 ]
 
