@@ -19,7 +19,6 @@ def _is_int(value: Any) -> bool:
 class HiddenChecks:
     """Handlers for the log lines that carry the hidden stream and the hidden setup."""
 
-
     def hidden_commit(self, n: int, obj: dict) -> None:
         if not (self.text_fields(n, obj, "hidden-commit", ("game",))
                 and self.hex_field(n, obj, "hidden-commit", "commit")):
