@@ -168,19 +168,6 @@ class GameContext:
                 row.blob = self.sealer.seal(self.game.id, owner, f"event:{seq}", i, payload.encode())
             self.session.add(row)
 
-    def load_events(self, seq: int) -> list[Event]:
-        """A phase's events, unsealed, in order."""
-        out = []
-        for row in repo.events(self.session, self.game.id, seq):
-            if row.public_json is not None:
-                out.append(Event.from_json(json.loads(row.public_json)))
-            else:
-                audience = json.loads(row.audience)
-                owner = audience[0] if len(audience) == 1 else REFEREE
-                data = self.sealer.open(self.game.id, owner, f"event:{seq}", row.idx, row.blob)
-                out.append(Event.from_json(json.loads(data)))
-        return out
-
     # ------------------------------------------------------------ phases
 
     def open_phase(self, window: Window, now: datetime, entropy) -> Phase:

@@ -20,7 +20,7 @@ from pbem.engine.gamestate import GameContext
 from pbem.engine.headers import HeaderError, format_time, parse_header
 from pbem.engine.publish import letter_row
 from pbem.engine.reader import MAX_MESSAGE_BYTES, ReadMessage, read_chunks, read_message
-from pbem.engine.ruleset import Problem, Window
+from pbem.engine.ruleset import Window
 from pbem.store import repo
 from pbem.store.models import Message, OrderSet
 
@@ -432,7 +432,3 @@ def mail_domain(address: str) -> str:
     domain = address.rpartition("@")[2].strip().strip(">")
     return domain or "pbem.invalid"
 
-
-def problems_text(problems: list[Problem]) -> list[str]:
-    """One line per problem, as receipts and reports show them."""
-    return [str(p) for p in problems]

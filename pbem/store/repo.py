@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Iterable
 
-from sqlalchemy import func, update
+from sqlalchemy import update
 from sqlmodel import Session, select
 
 from pbem.store.models import (EventRow, Game, LogLine, Message, OrderSet, Outbox, Phase, Player,
@@ -70,10 +70,6 @@ def open_phase(s: Session, game_id: str) -> Phase | None:
     return s.exec(select(Phase).where(Phase.game_id == game_id, Phase.status == "open")).first()
 
 
-def get_phase(s: Session, game_id: str, seq: int) -> Phase | None:
-    return s.exec(select(Phase).where(Phase.game_id == game_id, Phase.seq == seq)).first()
-
-
 def phases(s: Session, game_id: str) -> list[Phase]:
     return list(s.exec(select(Phase).where(Phase.game_id == game_id).order_by(Phase.seq)))
 
@@ -93,10 +89,6 @@ def accepted_orders(s: Session, game_id: str, phase_seq: int) -> list[OrderSet]:
 
 
 # ---------------------------------------------------------------- messages
-
-def message_by_key(s: Session, key: str) -> Message | None:
-    return s.exec(select(Message).where(Message.message_key == key)).first()
-
 
 def pending_messages(s: Session) -> list[Message]:
     """Messages archived but not judged (a crash between the two steps)."""
@@ -157,7 +149,3 @@ def unsent_mail(s: Session) -> list[Outbox]:
 def mark_sent(s: Session, ids: list[int], when: datetime) -> None:
     if ids:
         s.exec(update(Outbox).where(Outbox.id.in_(ids)).values(sent_at=when))
-
-
-def count(s: Session, model) -> int:
-    return s.exec(select(func.count()).select_from(model)).one()
