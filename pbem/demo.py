@@ -205,8 +205,8 @@ def run_demo(ruleset_name: str = "atlantis", *, players: int = 3, out_dir: Path 
     with log_path.open(encoding="utf-8") as f:
         check = verify_log(f, source=str(log_path))
     say(check.summary())
-    winners = referee.status(game_id)[0]
+    status = referee.status(game_id)[0]["status"]
     outcome = referee.outcome(game_id)
     return {"out": str(out), "game": game_id, "phases": phases, "mails": mails,
             "winners": list(outcome["winners"]) if outcome else [], "log": str(log_path),
-            "verified": check.ok, "status": winners["status"]}
+            "verified": check.ok, "status": status}

@@ -381,13 +381,14 @@ def _receipt_mail(batch, g: _Open, player, header, digest, problems, replaced, s
 
     game = g.ctx.game
     key = batch.sealer.referee_signing_key(game.id)
+    log_lines, log_head = g.ctx.log_position()
     body = render("receipt.txt.j2", {
         "game": game.id, "turn": header.turn, "phase": header.phase, "role": header.role,
         "sha256": digest, "issued": format_time(header.issued), "received": format_time(now),
         "replaces": format_time(replaced.issued) if replaced is not None else None,
         "problems": [str(p) for p in problems], "method": signed.method,
         "deadline": format_time(g.phase.deadline_at),
-        "log_lines": g.ctx.log_position()[0], "log_head": g.ctx.log_position()[1]})
+        "log_lines": log_lines, "log_head": log_head})
     signed_receipt = sign_receipt(body, key)
     text = render("receipt_mail.txt.j2", {"receipt": signed_receipt, "game": game.id,
                                           "referee_key": key.public_key().fingerprint,
