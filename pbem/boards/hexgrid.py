@@ -183,3 +183,62 @@ def label_key(label: str) -> tuple[int, int]:
     """Sort key giving "label order": by column, then by row (the order of the labels as
     numbers, ``0101 < 0102 < ... < 0201``)."""
     return parse_label(label)
+
+
+def line(label: str, direction: str, length: int, offset: str = DEFAULT_OFFSET) -> list[str]:
+    """The hexes entered going ``length`` steps from ``label`` in ``direction`` (one of
+    :data:`DIRECTIONS`), in the order entered, the starting hex excluded; the line stops early
+    where a step would leave the four-digit labels (column or row outside 1..99), so it may
+    hold fewer than ``length`` hexes. No map edge is applied here (see
+    :meth:`pbem.boards.hexmap.HexMap.line` for that).
+
+    This is the straight line of Escape from Altassar 14.2 (Trip Nets are launched "up to eight
+    hexes in a straight line in any one direction"): on a flat-topped grid the six directions
+    are the only straight lines through hex centres. Going ``"s"`` (or ``"n"``) stays in one
+    column; the four diagonal directions change column at every step and change row every
+    other step, as the columns' half-hex offset dictates (docs/maps.md, "Straight lines and
+    range").
+
+    Raises :class:`HexLabelError` for a bad label or offset and ``ValueError`` for an unknown
+    direction or a negative (or non-integer) ``length``.
+    """
+    if direction not in STEPS:
+        raise ValueError(
+            f"unknown direction {direction!r}: expected one of {', '.join(DIRECTIONS)}")
+    if not isinstance(length, int) or isinstance(length, bool) or length < 0:
+        raise ValueError(f"line length {length!r}: expected a whole number of hexes, 0 or more")
+    q, r = to_axial(label, offset)
+    dq, dr = STEPS[direction]
+    out: list[str] = []
+    for k in range(1, length + 1):
+        other = from_axial(q + k * dq, r + k * dr, offset)
+        if other is None:
+            break
+        out.append(other)
+    return out
+
+
+def axial_line_direction(a: tuple[int, int], b: tuple[int, int]) -> str | None:
+    """The direction in which axial ``b`` lies on a straight line from axial ``a`` (``b`` is
+    ``k`` steps of that direction away, ``k >= 1``), or None when ``a == b`` or ``b`` is on
+    none of the six lines through ``a``."""
+    dq, dr = b[0] - a[0], b[1] - a[1]
+    if dq == 0 and dr == 0:
+        return None
+    k = axial_distance(a, b)
+    for d in DIRECTIONS:
+        sq, sr = STEPS[d]
+        if (dq, dr) == (k * sq, k * sr):
+            return d
+    return None
+
+
+def line_direction(a: str, b: str, offset: str = DEFAULT_OFFSET) -> str | None:
+    """The direction (one of :data:`DIRECTIONS`) of the straight line from ``a`` that passes
+    through ``b``, or None when ``a == b`` or no straight line joins them. When it is not
+    None, ``b`` is the last hex of ``line(a, direction, distance(a, b), offset)``; an order
+    such as "launch the trip net from 0504 to 0508" (Altassar 14.2) can be checked with it.
+
+    Raises :class:`HexLabelError` for a bad label or offset.
+    """
+    return axial_line_direction(to_axial(a, offset), to_axial(b, offset))

@@ -224,7 +224,14 @@ class HexMap:
         return b in self._neighbours[self._key(a)]
 
     def distance(self, a: str, b: str) -> int:
-        """Hex steps from ``a`` to ``b`` on an open grid (the map edge does not lengthen it)."""
+        """Hex steps from ``a`` to ``b`` on an open grid (the map edge does not lengthen it);
+        0 when ``a == b``.
+
+        This is range as Escape from Altassar 7.33 counts it: "by including the target unit's
+        hex, but not the firing unit's hex", so an adjacent target is at range 1 and a unit of
+        range 3 (7.31) reaches every hex with ``distance <= 3`` (:meth:`within`). Olympica 10.2
+        counts the same way ("the hex adjacent to the attacker ... is counted as the first
+        hex"). See docs/maps.md, "Straight lines and range"."""
         return hexgrid.axial_distance(self._axial[self._key(a)], self._axial[self._key(b)])
 
     def step(self, label: str, direction: str) -> str | None:
@@ -238,7 +245,10 @@ class HexMap:
 
     def line(self, start: str, direction: str, n: int) -> tuple[str, ...]:
         """The hexes met going ``n`` steps from ``start`` in ``direction``, ``start`` excluded,
-        in order; the line stops early at the map edge (so it may hold fewer than ``n``)."""
+        in order; the line stops early at the map edge (so it may hold fewer than ``n``).
+        The six directions are the straight lines of Altassar 14.2 (a Trip Net moves "up to
+        eight hexes in a straight line in any one direction"); see
+        :func:`pbem.boards.hexgrid.line` for the same line on an open grid."""
         if n < 0:
             raise ValueError(f"line length {n!r}: expected 0 or more hexes")
         out = []
@@ -252,7 +262,8 @@ class HexMap:
 
     def within(self, label: str, n: int) -> tuple[str, ...]:
         """The hexes of this map at most ``n`` steps from ``label`` (itself included), in label
-        order."""
+        order: the hexes a unit of range ``n`` in ``label`` can fire at (Altassar 7.33, see
+        :meth:`distance`), or that a Signal Post exposes within two hexes (13.0)."""
         if n < 0:
             raise ValueError(f"radius {n!r}: expected 0 or more hexes")
         q0, r0 = self._axial[self._key(label)]
@@ -264,6 +275,13 @@ class HexMap:
                     out.append(other)
         out.sort(key=hexgrid.label_key)
         return tuple(out)
+
+    def line_direction(self, a: str, b: str) -> str | None:
+        """The direction of the straight line from ``a`` through ``b`` (so that ``b`` is the
+        last hex of ``line(a, direction, distance(a, b))``), or None when ``a == b`` or no
+        straight line joins them (Altassar 14.2: a Trip Net moves "in a straight line in any
+        one direction"). Raises ``KeyError`` for a hex off the map."""
+        return hexgrid.axial_line_direction(self._axial[self._key(a)], self._axial[self._key(b)])
 
     def is_low(self, label: str) -> bool:
         """True when ``label``'s column sits half a hex lower."""
