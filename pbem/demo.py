@@ -88,7 +88,7 @@ def ssh_sign(text: str, key_path: Path, workdir: Path) -> bytes:
     return sig.read_bytes()
 
 
-def run_demo(ruleset_name: str = "atlantis", *, players: int = 3, out_dir: Path | None = None,
+def run_demo(ruleset_name: str = "atlantis", *, players: int | None = None, out_dir: Path | None = None,
              seed: int | None = None, echo=None) -> dict:
     """Play one game to the end (see module docstring). Returns ``{"out", "game", "phases",
     "mails", "winners", "log", "verified"}``."""
@@ -106,6 +106,8 @@ def run_demo(ruleset_name: str = "atlantis", *, players: int = 3, out_dir: Path 
 
     say = echo or (lambda *_: None)
     rs = registry.get(ruleset_name)
+    if players is None:
+        players = min(3, rs.max_roles)
     if not rs.min_roles <= players <= rs.max_roles:
         raise ValueError(f"{rs.title} takes {rs.min_roles} to {rs.max_roles} players")
     out = Path(out_dir) if out_dir else Path(tempfile.mkdtemp(prefix="pbem-demo-"))

@@ -9,7 +9,8 @@ from __future__ import annotations
 from importlib import import_module
 from importlib.metadata import entry_points
 
-BUILT_IN = {"atlantis": "pbem.games.atlantis:ruleset"}
+BUILT_IN = {"atlantis": "pbem.games.atlantis:ruleset",
+            "altassar": "pbem.games.altassar:ruleset"}
 """Rulesets shipped with pbem, found even when the package metadata is not installed."""
 
 _cache: dict = {}

@@ -241,3 +241,31 @@ class Ruleset(Protocol):
     min_roles: int
     max_roles: int
     role_names: tuple[str, ...]
+
+
+def check_options(specs: dict, raw: dict | None, game: str) -> dict:
+    """Typed option values for ``game`` from ``raw`` (``--option K=V`` strings or typed
+    values), defaults filled in from ``specs`` (name -> :class:`OptionSpec`). Raises
+    ``ValueError`` quoting an unknown key or a value that is not one of the choices."""
+    out = {}
+    for key, value in (raw or {}).items():
+        if key not in specs:
+            raise ValueError(f"unknown option {key!r} for {game}: expected one of "
+                             f"{', '.join(specs)}")
+        spec = specs[key]
+        if isinstance(value, str):
+            value = value.strip()
+        expected = f"option {key}={value!r}: expected one of " + ", ".join(
+            str(c) for c in (spec.choices or ()))
+        try:
+            typed = spec.kind(value)
+        except (TypeError, ValueError):
+            raise ValueError(expected) from None
+        if isinstance(value, bool) or (spec.kind is int and isinstance(value, float)):
+            raise ValueError(expected)
+        if spec.choices is not None and typed not in spec.choices:
+            raise ValueError(expected)
+        out[key] = typed
+    for key, spec in specs.items():
+        out.setdefault(key, spec.default)
+    return out

@@ -10,7 +10,8 @@ from __future__ import annotations
 import random
 
 from pbem.boards.hexmap import HexMap
-from pbem.engine.ruleset import Chance, OptionSpec, Outcome, Parts, Resolution, Window
+from pbem.engine.ruleset import (Chance, OptionSpec, Outcome, Parts, Resolution, Window,
+                                 check_options)
 
 from . import bots, maps, orders, placement, state, texts, windows
 from .data import load_data as _load_data
@@ -53,29 +54,7 @@ class AtlantisRuleset:
     def validate_options(self, raw: dict) -> dict:
         """Typed option values with defaults filled in. Raises ``ValueError`` quoting an unknown
         key or a value that is not one of the choices."""
-        out = {}
-        for key, value in (raw or {}).items():
-            if key not in OPTIONS:
-                raise ValueError(f"unknown option {key!r} for atlantis: expected one of "
-                                 f"{', '.join(OPTIONS)}")
-            spec = OPTIONS[key]
-            if isinstance(value, str):
-                value = value.strip()
-            try:
-                typed = spec.kind(value)
-            except (TypeError, ValueError):
-                raise ValueError(f"option {key}={value!r}: expected one of "
-                                 f"{', '.join(str(c) for c in spec.choices)}") from None
-            if isinstance(value, bool) or (spec.kind is int and isinstance(value, float)):
-                raise ValueError(f"option {key}={value!r}: expected one of "
-                                 f"{', '.join(str(c) for c in spec.choices)}")
-            if spec.choices is not None and typed not in spec.choices:
-                raise ValueError(f"option {key}={value!r}: expected one of "
-                                 f"{', '.join(str(c) for c in spec.choices)}")
-            out[key] = typed
-        for key, spec in OPTIONS.items():
-            out.setdefault(key, spec.default)
-        return out
+        return check_options(OPTIONS, raw, "atlantis")
 
     def load_data(self, house_rules: dict | None = None) -> dict:
         """``data.toml`` with house rules deep-merged; raises

@@ -1,0 +1,499 @@
+"""Combat in Escape from Altassar: attacks (7.1-7.6), the Combat Results Table (7.7, 7.71, on
+:mod:`pbem.combat`), retreats (8.0), evasion (9.0), Renewal (10.0), and the special cases of
+dummies (15.2-15.4), Drystals (16.1, 16.2), Trackers (17.1, 17.2) and Recovery Wagons (18.5,
+18.6).
+
+Who learns what: the Spikus player sees the attack, the evasion declared, every die, and what
+the result visibly does. The odds column and the Camouflage difference of an attack on a face
+down counter depend on its hidden strength and Evasion Rating, so they go to the Confederation
+only; the outcome of a Flight roll is never told to the Spikus player (9.2, "the Spikus player
+must turn his head").
+"""
+
+from __future__ import annotations
+
+from pbem.combat import shift_text
+from pbem.engine.ruleset import PUBLIC, Event
+
+from .movement import show
+from .state import CONFEDERATION, SPIKUS, State, prisoner
+
+NO_TERRAIN_BENEFIT = ("drystal", "tracker", "wagon")
+"""Units that never benefit from terrain (16.2, 17.1, 18.0): a left shift does not help them.
+The 7.6 example still shifts right for a Tracker in Cascades, so a right shift always applies."""
+
+ONLY_ELIMINATED = ("drystal", "wagon")
+"""Units affected only by an "Eliminated" result (16.1, 18.5)."""
+
+
+# -- who takes part ------------------------------------------------------------------------
+def defenders(s: State, side: str, target: str) -> list:
+    """The units attacked by ``side`` at ``target`` (a hex, or a Spikus unit id when the
+    Confederation attacks): markers for the Spikus, Spikus ids for the Confederation. A
+    hovering Drystal is attacked only when named or alone in its hex (6.4)."""
+    if side == SPIKUS:
+        return s.markers_at(target) if target in s.hexmap else []
+    if target in s.spikus:
+        r = s.spikus[target]
+        return [target] if r["where"] == "map" and r["kind"] not in ("trip-net", "signal-post") else []
+    units = s.spikus_at(target, kinds=("soldier", "tracker", "wagon", "drystal"))
+    ground = [u for u in units if s.spikus[u]["kind"] != "drystal"]
+    return ground or units
+
+
+def target_hex(s: State, side: str, target: str) -> str | None:
+    if side == CONFEDERATION and target in s.spikus:
+        return s.spikus[target]["hex"]
+    return target if target in s.hexmap else None
+
+
+def attacker_hex(s: State, side: str, unit: str) -> str | None:
+    if side == SPIKUS:
+        return s.spikus[unit]["hex"]
+    return s.markers[s.units[unit]["marker"]]["hex"]
+
+
+def why_cannot_attack(s: State, side: str, unit: str) -> str | None:
+    """Why ``unit`` may not attack this Combat Phase, or None (7.13, 7.14, 10.1, 15.2, 18.0)."""
+    if side == SPIKUS:
+        rec = s.spikus.get(unit)
+        if rec is None:
+            return f"{unit} is not a Spikus unit"
+        kind = rec["kind"]
+    else:
+        if unit not in s.units:
+            return f"{unit} is not one of your units"
+        kind = s.units[unit]["kind"]
+        rec = s.markers[s.units[unit]["marker"]]
+        if s.units[unit].get("unarmed"):
+            return f"{unit} escaped unarmed and may not attack (21.1)"
+    if rec["where"] != "map":
+        return f"{unit} is not on the map"
+    if s.value(kind, "attack") <= 0:
+        return f"a {s.rules.units[kind]['name']} cannot attack (15.2, 18.0, 13.4, 14.5)"
+    if s.public_id(unit) in s.fired:
+        return f"{unit} has already attacked this Combat Phase (7.13)"
+    if rec.get("stun_end") is not None:
+        return f"{unit} is stunned and may not attack (7.14)"
+    if rec.get("feed_end") is not None:
+        return f"{unit} is feeding in Renewal and may not attack (10.1)"
+    if rec.get("escorting"):
+        return f"{unit} is escorting a prisoner (21.1)"
+    return None
+
+
+def attack_problem(s: State, side: str, target: str, units: list) -> str | None:
+    """Why ``attack target with units`` is illegal now, or None (7.1-7.4, 17.2)."""
+    if side == SPIKUS and target not in s.hexmap:
+        return f"{target}: the Spikus attack a hex (the counters there are face down)"
+    th = target_hex(s, side, target)
+    if th is None:
+        return f"{target} is not a hex of the map or a Spikus unit"
+    defending = defenders(s, side, target)
+    if not defending:
+        return f"there is no enemy unit to attack at {target} (7.1, 13.4, 14.5)"
+    key = th if side == SPIKUS else None
+    if key in s.attacked or any(d in s.attacked for d in defending):
+        return f"{target} has already been attacked this Combat Phase (7.13)"
+    for u in units:
+        why = why_cannot_attack(s, side, u)
+        if why:
+            return why
+        kind = s.spikus[u]["kind"] if side == SPIKUS else s.units[u]["kind"]
+        d = s.hexmap.distance(attacker_hex(s, side, u), th)
+        reach = s.value(kind, "range")
+        if d > max(1, reach) or d == 0:
+            return f"{u} is {d} hexes from {th}; its range is {reach} (7.31, 7.33)"
+    for u in units:
+        if side == SPIKUS and s.spikus[u]["kind"] == "tracker" \
+                and s.hexmap.distance(s.spikus[u]["hex"], th) == 1:
+            mates = [v for v in units if s.spikus[v]["kind"] == "soldier"
+                     and s.spikus[v]["hex"] == s.spikus[u]["hex"]]
+            if not mates:
+                return (f"{u} may attack an adjacent unit only with a soldier stacked with it "
+                        "attacking too (17.2)")
+    return None
+
+
+# -- strengths -----------------------------------------------------------------------------
+def _kind(s: State, side: str, unit: str) -> str:
+    if side == SPIKUS:
+        return s.spikus[unit]["kind"]
+    return s.units[unit]["kind"]
+
+
+def _def_kind(s: State, side: str, d: str) -> str:
+    """Kind of defending unit ``d`` of an attack by ``side`` (a marker when the Spikus attack)."""
+    if side == SPIKUS:
+        return s.units[s.unit_at_marker(d)]["kind"]
+    return s.spikus[d]["kind"]
+
+
+def terrain_shift(s: State, h: str, kinds: list) -> int:
+    """Columns to shift for defenders of ``kinds`` in hex ``h`` (5.31, 7.52): a right shift
+    always; a left shift only when a defender may benefit from terrain (16.2, 17.1, 18.0);
+    dummies do benefit (15.3)."""
+    shift = s.rules.shift(s.terrain(h))
+    if shift < 0 and all(k in NO_TERRAIN_BENEFIT for k in kinds):
+        return 0
+    return shift
+
+
+def evasion_rating(s: State, kind: str, h: str) -> int:
+    """The Evasion Rating of a ``kind`` prisoner in hex ``h``: printed in Rain Forest, Hills and
+    Quagmire, one less elsewhere (9.0)."""
+    e = s.value(kind, "evasion")
+    if s.rules.terrain[s.terrain(h)]["evasion_full"]:
+        return e
+    return e - s.rules["evasion_penalty"]
+
+
+# -- the evasion step (9.0) -----------------------------------------------------------------
+def may_evade(s: State, marker: str) -> bool:
+    """True when the counter under ``marker`` may be offered evasion, judged only on public
+    facts (so that offering it reveals nothing): face down (9.5) and not caught by a Trip Net
+    this turn (14.6). Dummies never actually evade (15.2)."""
+    rec = s.markers[marker]
+    return not rec["exposed"] and rec.get("netted") != s.turn and rec["where"] == "map"
+
+
+def flight_dummies(s: State, marker: str) -> list:
+    """Face-down dummies within the flight range of ``marker`` (9.2), nearest first, then by
+    hex: the markers a successful Flight may swap with. Only face-down ones, so that the swap
+    is invisible to the Spikus player."""
+    h = s.markers[marker]["hex"]
+    out = []
+    for m, rec in s.markers.items():
+        if m == marker or rec["where"] != "map" or rec["exposed"]:
+            continue
+        if s.kind_of_marker(m) != "dummy":
+            continue
+        d = s.hexmap.distance(h, rec["hex"])
+        if d <= s.rules["flight_range"]:
+            out.append((d, rec["hex"], m))
+    return [m for _, _, m in sorted(out)]
+
+
+def evade(s: State, marker: str, how: str, to: str | None, chance, events: list) -> int:
+    """Carry out the evasion ``how`` declared for the counter under ``marker``; return the
+    Camouflage difference to add to the combat die (0 for none or Flight). Declarations and
+    dice are public; results that depend on the hidden unit are told to the Confederation."""
+    rec = s.markers[marker]
+    h = rec["hex"]
+    name = s.unit_at_marker(marker)
+    kind = s.units[name]["kind"]
+    if how == "none" or not prisoner(kind):
+        events.append(Event("evasion", f"No evasion is declared for counter {marker} at {h}.",
+                            (PUBLIC,), {"marker": marker, "hex": h, "how": "none"}))
+        return 0
+    rating = evasion_rating(s, kind, h)
+    events.append(Event("evasion", f"The Confederation declares {how.title()} for counter "
+                        f"{marker} at {h} (9.1, 9.4).", (PUBLIC,),
+                        {"marker": marker, "hex": h, "how": how}))
+    die = chance.public.roll(6, f"{how.title()} roll for the counter at {h}")
+    if how == "camouflage":
+        diff = die - rating
+        events.append(Event("camouflage", f"Camouflage for {name} at {h}: die {die} against "
+                            f"Evasion Rating {rating}: {diff:+d} to the combat die (9.3).",
+                            (CONFEDERATION,), {"unit": name, "die": die, "rating": rating,
+                                               "modifier": diff}))
+        return diff
+    if die > rating:
+        events.append(Event("flight", f"Flight for {name} at {h}: die {die} is above its Evasion "
+                            f"Rating {rating}: it fails and combat follows (9.2, 9.4).",
+                            (CONFEDERATION,), {"unit": name, "die": die, "rating": rating}))
+        return 0
+    choices = flight_dummies(s, marker)
+    other = None
+    if to is not None:
+        wanted = [m for m in choices if s.markers[m]["hex"] == to or s.unit_at_marker(m) == to]
+        other = wanted[0] if wanted else None
+    if other is None and choices:
+        other = choices[0]
+    if other is None:
+        events.append(Event("flight", f"Flight for {name} at {h}: die {die} is within its "
+                            f"Evasion Rating {rating}, but no face-down dummy is within "
+                            f"{s.rules['flight_range']} hexes: combat follows (9.2).",
+                            (CONFEDERATION,), {"unit": name, "die": die, "rating": rating}))
+        return 0
+    dummy = s.unit_at_marker(other)
+    s.units[name]["marker"], s.units[dummy]["marker"] = other, marker
+    events.append(Event("flight", f"Flight for {name} at {h}: die {die} is within its Evasion "
+                        f"Rating {rating}: it trades places with {dummy} at "
+                        f"{s.markers[other]['hex']}; the attack falls on the dummy (9.2).",
+                        (CONFEDERATION,), {"unit": name, "die": die, "rating": rating,
+                                           "dummy": dummy, "to": s.markers[other]["hex"]}))
+    return 0
+
+
+# -- resolving one attack ------------------------------------------------------------------
+def resolve_attack(s: State, side: str, target: str, units: list, chance, events: list,
+                   evasion: tuple | None = None) -> None:
+    """Resolve ``side``'s attack on ``target`` by ``units`` (7.6), evasion first when the
+    Spikus attack a face-down counter (``evasion`` = (how, to))."""
+    th = target_hex(s, side, target)
+    defending = defenders(s, side, target)
+    s.attacked.extend([th] if side == SPIKUS else defending)
+    s.fired.extend(s.public_id(u) for u in units)
+    foe = CONFEDERATION if side == SPIKUS else SPIKUS
+    if side == CONFEDERATION:
+        for u in units:
+            show(s, s.units[u]["marker"], "fire", s.pt,
+                 "took part in an attack (7.36, 5.22)", events)
+    adjacent = [u for u in units if s.hexmap.distance(attacker_hex(s, side, u), th) == 1]
+    ranged = [u for u in units if u not in adjacent]
+    who = "Spikus" if side == SPIKUS else "Confederation"
+    shown = units if side == SPIKUS else [s.units[u]["marker"] for u in units]
+    names = ", ".join(shown)
+    ranged = [shown[units.index(u)] for u in ranged]
+    events.append(Event("attack", f"{who} attack on {target}" + (f" at {th}" if target != th else "")
+                        + f" by {names}" + (f" (ranged fire: {', '.join(ranged)})" if ranged else "")
+                        + ".", (PUBLIC,), {"side": side, "target": target, "hex": th,
+                                          "units": shown, "ranged": ranged}))
+    modifier = 0
+    if side == SPIKUS and evasion is not None:
+        modifier = evade(s, defending[0], evasion[0], evasion[1], chance, events)
+    attack = sum(s.value(_kind(s, side, u), "attack") for u in units)
+    bonus = s.rules["adjacent_bonus"] if not ranged else 0
+    kinds = [_def_kind(s, side, d) for d in defending]
+    defense = sum(s.value(k, "defense") for k in kinds)
+    shift = terrain_shift(s, th, kinds)
+    die = chance.public.roll(6, f"{who} attack on {th}")
+    look = s.rules.crt.lookup(attack + bonus, defense, die, shift=shift, modifier=modifier)
+    detail = (f"attack {attack}" + (f" +{bonus} adjacent only (7.43)" if bonus else "")
+              + f" against defense {defense}; terrain {s.terrain(th)}: {shift_text(shift)}; "
+              + look.explain())
+    secret_defender = side == SPIKUS
+    result = look.result
+    if secret_defender:
+        events.append(Event("combat", f"Attack on {th} (odds for the Confederation only, "
+                            f"the defender being face down): {detail}.", (CONFEDERATION,),
+                            {"hex": th, "attack": attack + bonus, "defense": defense,
+                             "column": look.column, "die": die, "modifier": modifier,
+                             "row": look.row, "result": result, "source": look.source}))
+        events.append(Event("combat-result", f"Attack on {th}: die {die}; result "
+                            f"{_visible_result(s, defending[0], result)}.", (SPIKUS,),
+                            {"hex": th, "die": die}))
+    else:
+        events.append(Event("combat", f"Attack on {target}: {detail}.", (PUBLIC,),
+                            {"hex": th, "attack": attack + bonus, "defense": defense,
+                             "column": look.column, "die": die, "row": look.row,
+                             "result": result, "source": look.source}))
+    apply_result(s, side, foe, th, defending, adjacent, result, chance, events)
+
+
+def _visible_result(s: State, marker: str, result: str) -> str:
+    """What the Spikus player sees of ``result`` on the face-down counter ``marker``: the
+    result itself, except that no effect and an Eliminated dummy (shown as Exposed, 15.4) look
+    as they look on the board."""
+    kind = s.kind_of_marker(marker)
+    if result == "DE" and kind == "dummy":
+        return "EX (the counter is a dummy: 15.4)"
+    return result
+
+
+def apply_result(s: State, side: str, foe: str, th: str, defending: list, adjacent: list,
+                 result: str, chance, events: list) -> None:
+    """Apply a CRT result (7.7) to the defenders (and, for AE, to the adjacent attackers:
+    ranged fire never suffers, 7.35, 7.42)."""
+    if result == "NE":
+        events.append(Event("no-effect", f"No effect at {th} (7.7).", (PUBLIC,), {"hex": th}))
+        return
+    if result == "AE":
+        for u in adjacent:
+            eliminate(s, side, u, "the attacker is eliminated (AE, 7.7)", chance, events)
+        if not adjacent:
+            events.append(Event("no-effect", f"AE at {th}: only ranged fire took part, which "
+                                "suffers no result (7.35).", (PUBLIC,), {"hex": th}))
+        return
+    for d in defending:
+        kind = _def_kind(s, side, d)
+        if foe == CONFEDERATION:
+            _confederation_result(s, d, kind, result, chance, events)
+        elif kind in ONLY_ELIMINATED and result != "DE":
+            events.append(Event("no-effect", f"{d} ({kind}) is affected only by Eliminated "
+                                "(16.1, 18.5).", (PUBLIC,), {"unit": d}))
+        elif result == "DE":
+            eliminate(s, foe, d, "eliminated (DE, 7.7)", chance, events)
+        elif result == "EX":
+            retreat(s, d, chance, events)
+        elif result == "ST":
+            s.spikus[d]["stun_end"] = s.pt + 1
+            events.append(Event("stunned", f"{d} is stunned: it may not move in its next "
+                                "Movement Phase (7.7).", (PUBLIC,), {"unit": d}))
+
+
+def _confederation_result(s: State, marker: str, kind: str, result: str, chance,
+                          events: list) -> None:
+    rec = s.markers[marker]
+    conf_pt = s.pt + 1 if s.phasing == SPIKUS else s.pt
+    if result == "DE" and kind == "dummy":
+        result = "EX"  # 15.4
+    if result == "EX":
+        show(s, marker, "combat", conf_pt, "is exposed by combat (EX, 7.7)", events)
+    elif result == "ST":
+        rec["stun_end"] = s.pt + 3 if s.phasing == SPIKUS else s.pt + 2
+        show(s, marker, "stun", None, "is stunned (ST, 7.7)", events)
+        events.append(Event("stunned", f"Counter {marker} at {rec['hex']} is stunned: it may "
+                            "not move in its next Movement Phase and may be recovered (7.7, "
+                            "18.2).", (PUBLIC,), {"marker": marker}))
+    elif result == "DE":
+        name = s.unit_at_marker(marker)
+        eliminate(s, CONFEDERATION, name, "eliminated (DE, 7.7)", chance, events)
+
+
+def eliminate(s: State, side: str, unit: str, why: str, chance, events: list,
+              hex_: str | None = None) -> None:
+    """Eliminate ``unit`` of ``side`` as a result of combat (it counts for victory, 20.0) and
+    check Renewal (10.1) for a prisoner or a soldier. ``hex_`` overrides where it died (the
+    last hex of a failed retreat, 8.2)."""
+    if side == CONFEDERATION:
+        marker = s.units[unit]["marker"]
+        rec = s.markers[marker]
+        h = rec["hex"]
+        rec["where"] = "eliminated"
+        rec["kind"] = s.units[unit]["kind"]
+        rec["exposed"] = {}
+        rec["stun_end"] = None
+        events.append(Event("eliminated", f"Counter {marker} at {h}, a "
+                            f"{s.rules.units[rec['kind']]['name']}, is {why}.", (PUBLIC,),
+                            {"marker": marker, "hex": h, "kind": rec["kind"]}))
+        renewal(s, h, None, events)
+        return
+    rec = s.spikus[unit]
+    h = hex_ or rec["hex"]
+    rec["where"], rec["hex"] = "eliminated", h
+    rec["stun_end"] = rec["feed_end"] = None
+    events.append(Event("eliminated", f"{unit} at {h} is {why}.", (PUBLIC,),
+                        {"unit": unit, "hex": h, "kind": rec["kind"]}))
+    for n, r in s.spikus.items():
+        if r.get("carrier") == unit:
+            r["carrier"], r["hex"] = None, h
+    held = rec.get("escorting")
+    if held:
+        m = s.markers[held]
+        m["where"], m["carrier"] = "map", None
+        m["exposed"].pop("captive", None)
+        show(s, held, "combat", s.pt + 1 if s.phasing == SPIKUS else s.pt,
+             "is freed (18.6)", events)
+        rec["escorting"] = None
+        events.append(Event("freed", f"Prisoner {held} at {h} is freed and returns to normal "
+                            "play (18.6).", (PUBLIC,), {"marker": held, "hex": h}))
+    if rec["kind"] == "soldier":
+        renewal(s, h, unit, events)
+
+
+def renewal(s: State, h: str, dead: str | None, events: list) -> None:
+    """Renewal (10.0): up to two soldiers within three hexes of the corpse at ``h`` are placed
+    on it; they may not move or attack in the following Spikus Player Turn (10.1). The Spikus
+    player's standing ``renewal`` list says which when more are in range (10.4); by default
+    the nearest, then by id."""
+    reach = s.rules["renewal_range"]
+    cands = []
+    for u, r in s.spikus.items():
+        if u == dead or r["kind"] != "soldier" or r["where"] != "map" or r.get("feed_end"):
+            continue
+        if r.get("escorting"):
+            continue
+        d = s.hexmap.distance(r["hex"], h)
+        if d <= reach:
+            cands.append((d, u))
+    if not cands:
+        return
+    prefer = s.standing.get(SPIKUS, {}).get("renewal", [])
+    rank = {u: i for i, u in enumerate(prefer)}
+    cands.sort(key=lambda du: (rank.get(du[1], len(rank)), du[0], du[1]))
+    chosen = [u for _, u in cands[:s.rules["renewal_soldiers"]]]
+    nxt = s.pt + 2 if s.phasing == SPIKUS else s.pt + 1
+    for u in chosen:
+        r = s.spikus[u]
+        r["hex"], r["feed_end"] = h, nxt
+        for n, net in s.spikus.items():
+            if net.get("carrier") == u:
+                net["hex"] = h
+    s.corpses.append({"hex": h, "until": nxt})
+    events.append(Event("renewal", f"Renewal at {h}: {', '.join(chosen)} "
+                        f"{'is' if len(chosen) == 1 else 'are'} placed on the corpse and may not "
+                        "move or attack in the next Spikus Player Turn (10.1).", (PUBLIC,),
+                        {"hex": h, "soldiers": chosen}))
+
+
+# -- retreats (8.0) ------------------------------------------------------------------------
+def _prison_distance(s: State, h: str) -> int:
+    return min(s.hexmap.distance(h, p) for p in s.prison())
+
+
+def retreat_routes(s: State, unit: str) -> tuple[list, list]:
+    """``(full, partial)``: the legal retreat routes of ``unit`` (8.0): each step enters a hex
+    no farther from the prison (toward it, 7.7), never an enemy hex, never a hex twice (8.4),
+    each step farther from the starting hex; ``full`` routes reach the full distance (8.2) and
+    end where the unit may stack (8.1); ``partial`` is the longest shorter route."""
+    start = s.spikus[unit]["hex"]
+    n = s.rules["retreat_hexes"]
+    enemy = s.enemy_hexes(SPIKUS)
+    hm = s.hexmap
+    full, best_partial = [], []
+
+    def walk(route):
+        nonlocal best_partial
+        here = route[-1] if route else start
+        if len(route) > len(best_partial):
+            best_partial = list(route)
+        if len(route) == n:
+            full.append(list(route))
+            return
+        for nb in hm.neighbours(here):
+            if nb in enemy or nb in route or nb == start:
+                continue
+            if hm.distance(start, nb) != len(route) + 1:
+                continue
+            if _prison_distance(s, nb) > _prison_distance(s, here):
+                continue
+            walk(route + [nb])
+
+    walk([])
+    ok = []
+    for r in full:
+        kinds = [s.spikus[u]["kind"] for u in s.spikus_at(r[-1]) if u != unit]
+        kinds.append(s.spikus[unit]["kind"])
+        if s.spikus[unit]["kind"] == "drystal" or not s.rules.stacking.check(kinds):
+            ok.append(r)
+    return ok, best_partial
+
+
+def retreat(s: State, unit: str, chance, events: list) -> None:
+    """Retreat Spikus ``unit`` three hexes toward the prison (EX, 7.7, 8.0). Route: the Spikus
+    player's standing ``retreat`` route when legal; else through empty hexes where possible
+    (8.1), ending nearest the prison, ties by hex label. No full route: eliminated in the last
+    hex reached (8.2)."""
+    full, partial = retreat_routes(s, unit)
+    start = s.spikus[unit]["hex"]
+    if not full:
+        last = partial[-1] if partial else start
+        if partial:
+            _place(s, unit, last)
+        eliminate(s, SPIKUS, unit, f"unable to retreat {s.rules['retreat_hexes']} hexes "
+                  f"and is eliminated at {last} (8.2)", chance, events, hex_=last)
+        return
+    wanted = s.standing.get(SPIKUS, {}).get("retreat", {}).get(unit)
+    if wanted in full:
+        route = wanted
+    else:
+        def occupied(r):
+            return sum(1 for h in r if s.spikus_at(h))
+        route = min(full, key=lambda r: (occupied(r), _prison_distance(s, r[-1]), r))
+    _place(s, unit, route[-1])
+    events.append(Event("retreat", f"{unit} retreats {start} -> {' -> '.join(route)} (EX, 8.0).",
+                        (PUBLIC,), {"unit": unit, "from": start, "path": route}))
+
+
+def _place(s: State, unit: str, h: str) -> None:
+    s.spikus[unit]["hex"] = h
+    for n, r in s.spikus.items():
+        if r.get("carrier") == unit:
+            r["hex"] = h
+
+
+__all__ = ["attack_problem", "resolve_attack", "retreat", "retreat_routes", "renewal",
+           "eliminate", "evade", "may_evade", "flight_dummies", "evasion_rating",
+           "terrain_shift"]

@@ -1,0 +1,132 @@
+"""The ``altassar`` ruleset object: the engine contract (pbem.engine.ruleset, DESIGN.md "The
+ruleset interface") wired to this package's modules.
+
+Game design by mail: README.md in this package. Rulebook: "Escape from Altassar"
+(shared/seeds/000_6cf614529e45f503.txt), cited by rule number.
+"""
+
+from __future__ import annotations
+
+import random
+
+from pbem.boards.hexmap import HexMap
+from pbem.engine.ruleset import (Chance, OptionSpec, Outcome, Parts, Resolution, Window,
+                                 check_options)
+
+from . import bots, maps, orders, state, texts, turns
+from .data import load_data as _load_data
+
+OPTIONS = {
+    "attrition": OptionSpec(
+        "standard", ("standard", "alternate", "both"),
+        "standard: the Spikus lose a soldier each turn from turn 8 (11.0); alternate: instead, "
+        "each player rolls two dice before his Movement Phase and loses a unit on 12 (21.1 "
+        "Alternate Attrition Rules); both: the two together",
+        "rulebook 11.0, 21.1 (optional)", str),
+    "escort": OptionSpec(
+        "no", ("no", "yes"),
+        "yes: Spikus soldiers may escort stunned prisoners to the prison, one each, and escorted "
+        "prisoners may try to escape (21.1 Escorting Prisoners)",
+        "rulebook 21.1 (optional)", str),
+}
+
+
+class AltassarRuleset:
+    """Escape from Altassar, two players: the Confederation (the escaping prisoners) and the
+    Spikus. See the package README for the windows, the order syntax and who sees what."""
+
+    name = "altassar"
+    title = "Escape from Altassar"
+    min_roles = 2
+    max_roles = 2
+    role_names = (state.CONFEDERATION, state.SPIKUS)
+
+    # -- creation ---------------------------------------------------------------------------
+    def options(self) -> dict:
+        """The options a game may set at creation: ``attrition`` and ``escort`` (21.1)."""
+        return dict(OPTIONS)
+
+    def validate_options(self, raw: dict) -> dict:
+        """Typed option values with defaults filled in; ``ValueError`` quotes a bad one."""
+        return check_options(OPTIONS, raw, "altassar")
+
+    def load_data(self, house_rules: dict | None = None) -> dict:
+        """``data.toml`` with house rules deep-merged; raises
+        :class:`~pbem.games.altassar.data.DataError`."""
+        return _load_data(house_rules)
+
+    def load_map(self, text: str | None, source: str) -> HexMap:
+        """The map in ``text`` (the stand-in ``map.toml`` when None); raises ``MapError``."""
+        return maps.load_map(text, source)
+
+    def check_map(self, hexmap: HexMap, data: dict) -> None:
+        """Raise ``MapError`` unless ``hexmap`` fits the game (terrains, prison, exit edge)."""
+        maps.check_map(hexmap, data)
+
+    def stand_ins(self, data: dict, options: dict, hexmap: HexMap) -> list:
+        """One line per stand-in, derived value or house rule in force, for the setup report."""
+        return texts.stand_ins(data, options, hexmap)
+
+    def setup(self, roles: list, options: dict, data: dict, hexmap: HexMap, chance: Chance):
+        """``(state, events)``: the counters dealt under face-down markers on the hidden
+        stream; the Breakout window opens (12.0, 19.0)."""
+        return turns.setup(roles, self.validate_options(options), data, hexmap, chance)
+
+    # -- play -------------------------------------------------------------------------------
+    def window(self, s) -> Window | None:
+        """Who owes orders now; None when the game has ended."""
+        return turns.window(s)
+
+    def parse(self, role: str, window: Window, body: str, first_line: int):
+        """``(orders, problems)`` for an order body (header removed)."""
+        return orders.parse(role, window, body, first_line)
+
+    def check(self, s, role: str, order_list: list) -> list:
+        """Problems with ``role``'s orders, judged only from what ``role`` knows (a partial
+        state from the public part and its own secret part)."""
+        parts = state.dump(s)
+        known = state.partial(parts.public, role, parts.secret.get(role))
+        return turns.check(known, role, order_list)
+
+    def resolve(self, s, orders_by_role: dict, chance: Chance) -> Resolution:
+        """Carry out the current window (mutates ``s``); missing roles sent nothing (NMR)."""
+        return turns.resolve(s, orders_by_role, chance)
+
+    def view(self, s, role: str) -> dict:
+        """What ``role`` may know ("*" for the public view)."""
+        return state.view(s, role)
+
+    def outcome(self, s) -> Outcome | None:
+        """Victory points and the winner (20.0) once the game is over."""
+        if s.outcome is None:
+            return None
+        o = s.outcome
+        return Outcome(dict(o["scores"]), tuple(o["winners"]), o["reason"])
+
+    def dump(self, s) -> Parts:
+        """The state split by audience (public, secret per role, referee)."""
+        return state.dump(s)
+
+    def load(self, parts: Parts):
+        """The state from :meth:`dump`'s parts."""
+        return state.load(parts)
+
+    # -- texts ------------------------------------------------------------------------------
+    def template(self, s, role: str) -> str:
+        """Order lines (as comments to edit) for ``role`` in the current window."""
+        return texts.template(s, role)
+
+    def rules_text(self, data: dict, options: dict | None = None) -> str:
+        """The Terrain Effects Chart, the CRT and every value with its source."""
+        return texts.rules_text(data, options or {}, OPTIONS)
+
+    def text_map(self, v: dict) -> str:
+        """The mapsheet as the view ``v`` shows it, with the units by hex."""
+        return texts.text_map(v)
+
+    def bot_orders(self, v: dict, window: Window, role: str, rng: random.Random) -> str:
+        """Random legal-looking orders for ``role`` from the view ``v`` only."""
+        return bots.bot_orders(v, window, role, rng)
+
+
+ruleset = AltassarRuleset()

@@ -1,0 +1,209 @@
+"""Texts of Escape from Altassar: ``pbem rules altassar``, the stand-ins of the setup report,
+the text map of a view and the order template of each window."""
+
+from __future__ import annotations
+
+from pbem.boards.textmap import ascii_map
+from pbem.combat import CombatTable, format_table
+
+from .data import CONFEDERATION_KINDS, SPIKUS_KINDS, VALUES
+from .state import CONFEDERATION, SPIKUS, from_view
+
+TERRAIN_MARK = {"clear": ".", "prison": "#", "rough": ":", "rain-forest": "f", "hills": "^",
+                "cascades": "~", "quagmire": "q"}
+"""One character per terrain in the text map."""
+
+UNIT_MARK = {"soldier": "S", "tracker": "T", "drystal": "D", "wagon": "W", "trip-net": "n",
+             "signal-post": "P"}
+
+
+def _source(row: dict, name: str) -> str:
+    return (row.get("sources") or {}).get(name, row["source"])
+
+
+def rules_text(data: dict, options: dict, specs: dict) -> str:
+    """Every table with every cell's source: the Terrain Effects Chart (5.31), the Combat
+    Results Table (7.71), the counters, the rule numbers and victory points, the options."""
+    out = ["Escape from Altassar: tables and values in force, each with its source.", ""]
+    out.append("TERRAIN EFFECTS CHART (5.31, 7.52, 9.0)")
+    out.append(f"  {'terrain':<12} {'MP':>3}  {'combat shift':<14} {'evasion':<8} source")
+    for t, row in data["terrain"].items():
+        shift = row["shift"]
+        text = ("none" if shift == 0 else f"{abs(shift)} column {'right' if shift > 0 else 'left'}")
+        out.append(f"  {row['name']:<12} {row['cost']:>3}  {text:<14} "
+                   f"{'full' if row['evasion_full'] else '-1':<8} {row['source']}")
+    out += ["", "COMBAT RESULTS TABLE (7.71)",
+            format_table(CombatTable.from_data(data["crt"])), ""]
+    out.append("COUNTERS (3.2; values: attack, defense, movement, range, evasion)")
+    for kind in SPIKUS_KINDS + CONFEDERATION_KINDS:
+        row = data["units"][kind]
+        vals = " ".join(f"{v[0].upper()}{row[v]}" for v in VALUES)
+        out.append(f"  {row['name']:<20} x{row['count']:<3} {vals}")
+        out.append(f"      source: {row['source']}")
+        for v, src in sorted((row.get("sources") or {}).items()):
+            out.append(f"      {v}: {src}")
+    st = data["stacking"]
+    out += ["", "STACKING (6.0): a hex's units must fit one of",
+            "  " + "; ".join(" + ".join(f"{n} {k}" for k, n in p.items()) for p in st["patterns"]),
+            f"  not counted: {', '.join(st['ignored'])}", f"  source: {st['source']}", "",
+            "RULE NUMBERS"]
+    for key, e in data["rules"].items():
+        out.append(f"  {key:<26} {str(e['value']).lower():<5} {e['source']}")
+    out += ["", "VICTORY POINTS (20.0)"]
+    for key, e in data["victory"].items():
+        out.append(f"  {key:<26} {e['value']:<5} {e['source']}")
+    out += ["", "OPTIONS (pbem game new --option KEY=VALUE)"]
+    for key, spec in specs.items():
+        now = options.get(key, spec.default)
+        out.append(f"  {key}={now}  ({'|'.join(map(str, spec.choices))}) {spec.help}; {spec.source}")
+    return "\n".join(out) + "\n"
+
+
+def stand_ins(data: dict, options: dict, hexmap) -> list:
+    """One line per stand-in or house rule in force, for every setup report."""
+    lines = []
+    if hexmap.stand_in:
+        lines.append(f"map: {hexmap.name} ({hexmap.source})")
+    for kind, row in data["units"].items():
+        for v in ("count",) + VALUES:
+            src = _source(row, v) if v != "count" else row["source"]
+            if src.startswith("stand-in") or src.startswith("house"):
+                lines.append(f"units.{kind}.{v} = {row[v]}: {src}")
+    for row in data["crt"]["rows"]:
+        for i, col in enumerate(data["crt"]["columns"]):
+            src = (row.get("sources") or {}).get(col, row.get("source", data["crt"]["source"]))
+            if src.startswith("stand-in") or src.startswith("house"):
+                lines.append(f"crt die {row['die']} {col} = {row['results'][i]}: {src}")
+    for section in ("rules", "victory", "terrain"):
+        for key, e in data[section].items():
+            src = e["source"]
+            if src.startswith("stand-in") or src.startswith("house") or src.startswith("derived"):
+                val = e.get("value", e.get("cost"))
+                lines.append(f"{section}.{key} = {str(val).lower()}: {src}")
+    src = data["stacking"]["source"]
+    if "derived" in src or src.startswith("house"):
+        lines.append(f"stacking: {src}")
+    lines.append("Camouflage (9.3) moving the combat die below 1 or above 6: the first or last "
+                 "row is used (docs/combat.md)")
+    return lines
+
+
+def _cells(s, role: str):
+    """Text map cells: terrain mark then one unit mark (``?`` a face-down counter)."""
+    marks: dict = {}
+    for u, r in s.spikus.items():
+        if r["where"] == "map" and r["kind"] not in ("trip-net",) and not r.get("carrier"):
+            marks.setdefault(r["hex"], []).append(UNIT_MARK[r["kind"]])
+        elif r["where"] == "map" and r["kind"] == "trip-net" and not r.get("carrier"):
+            marks.setdefault(r["hex"], []).append("n")
+    for m, r in s.markers.items():
+        if r["where"] != "map":
+            continue
+        kind = r.get("kind")
+        if role == CONFEDERATION and s.units:
+            kind = s.kind_of_marker(m)
+        mark = "?" if kind is None else ("d" if kind == "dummy" else "C")
+        if role == CONFEDERATION and not r["exposed"]:
+            mark = mark.lower()
+        marks.setdefault(r["hex"], []).insert(0, mark)
+    for c in s.corpses:
+        marks.setdefault(c["hex"], []).append("x")
+
+    def cell(h: str) -> str:
+        here = marks.get(h, [])
+        return TERRAIN_MARK.get(s.terrain(h), "?") + (here[0] if here else "")
+    return cell
+
+
+def text_map(v: dict) -> str:
+    """The map as the view ``v`` shows it, a legend, and the units by hex."""
+    s = from_view(v)
+    role = v.get("role", "*")
+    out = [ascii_map(s.hexmap, _cells(s, role), width=2)]
+    out.append("Terrain: . clear  # prison  : rough  f rain forest  ^ hills  ~ cascades  "
+               "q quagmire")
+    out.append("Units: S soldier  T tracker  D drystal  W wagon  n trip net  P signal post  "
+               "x corpse  ? face-down counter  C prisoner  d dummy"
+               + ("  (lower case: yours, face down)" if role == CONFEDERATION else ""))
+    out.append("")
+    out.append("Spikus units:")
+    by_hex: dict = {}
+    for u, r in sorted(s.spikus.items()):
+        if r["where"] == "map":
+            tag = u
+            flags = [k for k, on in (("stunned", r.get("stun_end")), ("feeding", r.get("feed_end")),
+                                     (f"carried by {r.get('carrier')}", r.get("carrier")),
+                                     (f"holding {r.get('escorting')}", r.get("escorting"))) if on]
+            by_hex.setdefault(r["hex"], []).append(tag + (f" ({', '.join(flags)})" if flags else ""))
+    for h in sorted(by_hex):
+        out.append(f"  {h}: {', '.join(by_hex[h])}")
+    box = [u for u, r in sorted(s.spikus.items()) if r["where"] == "box"]
+    if box:
+        out.append(f"  not yet on the map: {', '.join(box)}")
+    out.append("Confederation counters:")
+    for m, r in sorted(s.markers.items()):
+        kind = r.get("kind")
+        name = s.unit_at_marker(m) if role == CONFEDERATION else None
+        if name:
+            kind = s.units[name]["kind"]
+        desc = f"  {m}: {r['where']}" + (f" at {r['hex']}" if r.get("hex") else "")
+        if name:
+            desc += f" — your {name}"
+        elif kind:
+            desc += f" — {kind}"
+        flags = [k for k in r["exposed"]] if r["exposed"] else ["face down"]
+        if r.get("stun_end") is not None:
+            flags.append("stunned")
+        if r.get("restrained") is not None:
+            flags.append("held by a Trip Net")
+        if r["where"] == "map":
+            desc += f" ({', '.join(flags)})"
+        out.append(desc)
+    return "\n".join(out) + "\n"
+
+
+def template(s, role: str) -> str:
+    """Order lines (comments to edit) for ``role`` in the current window."""
+    from .turns import window
+
+    w = window(s)
+    if w is None:
+        return "# The game is over.\n"
+    lines = [f"# {w.title}, turn {w.turn}. Orders: docs/orders-altassar.md"]
+    if role not in w.owed:
+        lines.append("# You owe no orders now; standing orders may be sent:")
+    if w.phase == "breakout" and role == CONFEDERATION:
+        prison = s.prison()
+        lines.append(f"# move UNIT from PRISON-HEX to HEX   (prison: {', '.join(prison)};"
+                     " double movement, 12.1)")
+        for name in sorted(s.units):
+            lines.append(f"# move {name} from {prison[0]} to HEX")
+    elif w.phase == "posts" and role == SPIKUS:
+        lines.append("# post HEX   (four Signal Posts, one per hex, 13.1)")
+        lines += ["# post HEX"] * 4
+    elif w.phase == "evasion" and role == CONFEDERATION:
+        for h in (s.pending or {}).get("ask", []):
+            lines.append(f"# evade {h} flight|camouflage|none")
+    elif role in w.owed:
+        if role == SPIKUS:
+            lines.append("# move UNIT [from PRISON-HEX] to HEX | launch NET DIRECTION [HEXES] "
+                         "start|end | carry NET SOLDIER")
+            lines.append("# attack HEX with UNIT ... | combat later")
+            if s.turn >= s.rules["attrition_from"] and s.options.get("attrition", "standard") != "alternate":
+                lines.append("# attrition SOLDIER   (11.1; default: the soldier farthest from "
+                             "every counter)")
+            for u, r in sorted(s.spikus.items()):
+                if r["where"] in ("map", "box") and r["kind"] not in ("signal-post", "trip-net"):
+                    where = r["hex"] or "the prison"
+                    lines.append(f"# move {u} to HEX   ({r['kind']} at {where})")
+        else:
+            lines.append("# move UNIT to HEX [off] | attack HEX-or-UNIT with UNIT ... | "
+                         "combat later")
+            for name, u in sorted(s.units.items()):
+                r = s.markers[u["marker"]]
+                if r["where"] == "map":
+                    lines.append(f"# move {name} to HEX   (at {r['hex']})")
+    std = "evasion flight|camouflage|none|ask; escape always|never; losses UNIT ..." \
+        if role == CONFEDERATION else "retreat UNIT HEX HEX HEX; renewal SOLDIER ...; losses SOLDIER ..."
+    lines.append(f"# standing orders: {std}")
+    return "\n".join(lines) + "\n"

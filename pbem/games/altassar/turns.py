@@ -1,0 +1,654 @@
+"""The sequence of play of Escape from Altassar by mail (4.0, 12.0, 19.0): setup, the windows,
+and resolving each window: Breakout (12.0), Signal Posts (13.1), each Player Turn's Movement
+Phase (5.0, with attrition 11.0 and the optional rules 21.1 at its start) and Combat Phase
+(7.0, with the Confederation's evasion window, 9.0), the end of each Game Turn, and victory
+(20.0).
+
+Windows (phase names in order headers): ``breakout`` and ``posts`` in turn 0; then in every
+Game Turn ``spikus-movement``, optionally ``spikus-combat``, ``evasion`` (short, only when the
+Spikus attack face-down counters and the Confederation has no standing evasion policy),
+``confederation-movement``, optionally ``confederation-combat``. README.md explains the design.
+"""
+
+from __future__ import annotations
+
+from pbem.engine.ruleset import PUBLIC, Event, Problem, Resolution, Window
+
+from . import combat, movement
+from .data import CONFEDERATION_KINDS, PRISONER_KINDS, Rules
+from .state import CONFEDERATION, ROLES, SPIKUS, SPIKUS_PREFIX, State, prisoner
+
+STANDING = {CONFEDERATION: ("evasion", "escape", "losses"),
+            SPIKUS: ("retreat", "renewal", "losses")}
+"""Standing orders each role may send in any window (kept until changed)."""
+
+VERBS = {
+    "breakout": {CONFEDERATION: ("move",) + STANDING[CONFEDERATION]},
+    "posts": {SPIKUS: ("post",) + STANDING[SPIKUS]},
+    "movement": {SPIKUS: ("move", "launch", "carry", "attack", "combat", "attrition")
+                 + STANDING[SPIKUS],
+                 CONFEDERATION: ("move", "attack", "combat") + STANDING[CONFEDERATION]},
+    "combat": {SPIKUS: ("attack",) + STANDING[SPIKUS],
+               CONFEDERATION: ("attack",) + STANDING[CONFEDERATION]},
+    "evasion": {CONFEDERATION: ("evade",) + STANDING[CONFEDERATION]},
+}
+
+RULE = {"move": "Altassar 5.0", "attack": "Altassar 7.0", "post": "Altassar 13.1",
+        "launch": "Altassar 14.2", "carry": "Altassar 14.1", "attrition": "Altassar 11.1",
+        "evade": "Altassar 9.0", "combat": "Altassar 4.2"}
+
+
+def other(role: str) -> str:
+    return SPIKUS if role == CONFEDERATION else CONFEDERATION
+
+
+# -- setup ---------------------------------------------------------------------------------
+def setup(roles: list, options: dict, data: dict, hexmap, chance) -> tuple[State, list]:
+    """The initial position (19.0): every Spikus unit off the map, ready to enter from the
+    prison; every Confederation unit under a face-down marker in the prison, the markers
+    dealt by a shuffle on the hidden stream. Opens the Breakout window."""
+    rules = Rules.from_data(data)
+    s = State(seats=list(roles), options=dict(options), data=data, hexmap=hexmap, rules=rules)
+    for kind, prefix in SPIKUS_PREFIX.items():
+        for i in range(1, rules.units[kind]["count"] + 1):
+            uid = f"{prefix}{i:02d}" if kind == "soldier" else f"{prefix}{i}"
+            s.spikus[uid] = {"kind": kind, "hex": None, "where": "box", "stun_end": None,
+                             "feed_end": None, "carrier": None, "escorting": None}
+    names = [f"{kind}-{i}" for kind in CONFEDERATION_KINDS
+             for i in range(1, rules.units[kind]["count"] + 1)]
+    dealt = chance.hidden.shuffle(names, "Confederation counters under face-down markers")
+    width = max(2, len(str(len(names))))
+    for i, name in enumerate(dealt, start=1):
+        marker = f"u{i:0{width}d}"
+        kind = name.rsplit("-", 1)[0]
+        s.units[name] = {"kind": kind, "marker": marker, "unarmed": False}
+        s.markers[marker] = {"hex": None, "where": "box", "exposed": {}, "stun_end": None,
+                             "restrained": None, "netted": None, "carrier": None}
+        s.dealt[marker] = name
+    s.standing = {CONFEDERATION: {"evasion": "ask", "escape": "always"}, SPIKUS: {}}
+    events = [Event("setup", f"Escape from Altassar: {len(names)} Confederation counters wait "
+                    f"face down in the prison ({', '.join(hexmap.group('prison'))}); "
+                    f"{len(s.spikus)} Spikus units are ready. The Confederation breaks out "
+                    "first (12.0).", (PUBLIC,), {"markers": sorted(s.markers)})]
+    return s, events
+
+
+# -- windows -------------------------------------------------------------------------------
+def window(s: State) -> Window | None:
+    """Who owes orders now (module docstring); None once the game is over."""
+    if s.over:
+        return None
+    if s.stage == "breakout":
+        return Window(0, "breakout", (CONFEDERATION,), (), _verbs("breakout", CONFEDERATION),
+                      title="Breakout (12.0)")
+    if s.stage == "posts":
+        return Window(0, "posts", (SPIKUS,), (CONFEDERATION,), _verbs("posts", SPIKUS),
+                      title="Signal Posts (13.1)")
+    if s.stage == "evasion":
+        return Window(s.turn, "evasion", (CONFEDERATION,), (), _verbs("evasion", CONFEDERATION),
+                      short=True, title="Evasion before the Spikus attacks (9.0)")
+    p = s.phasing
+    phase = f"{p}-{s.stage}"
+    title = f"{'Spikus' if p == SPIKUS else 'Confederation'} {s.stage.title()} Phase"
+    return Window(s.turn, phase, (p,), (other(p),), _verbs(s.stage, p), title=title)
+
+
+def _verbs(stage: str, owed: str) -> dict:
+    out = {owed: list(VERBS[stage][owed])}
+    o = other(owed)
+    out.setdefault(o, list(STANDING[o]))
+    return out
+
+
+# -- standing orders -----------------------------------------------------------------------
+def standing_orders(s: State, role: str, orders: list, problems: list, *,
+                    pending: dict | None = None) -> None:
+    """Keep ``role``'s standing orders (README.md, "Standing orders")."""
+    st = s.standing.setdefault(role, {})
+    for o in orders:
+        a = o.args
+        if o.verb == "evasion":
+            if a["unit"] is not None:
+                problems.append(Problem(o.line, o.text, "Altassar 9.1", "a standing evasion policy "
+                                        "is for every counter (per-counter choices go in the "
+                                        "evasion window with 'evade'), so that whether the "
+                                        "window opens reveals nothing"))
+                continue
+            st["evasion"] = a["how"]
+        elif o.verb == "escape":
+            if a["policy"]:
+                st["escape"] = a["policy"]
+        elif o.verb == "losses":
+            st["losses"] = list(a["units"])
+        elif o.verb == "renewal":
+            st["renewal"] = list(a["units"])
+        elif o.verb == "retreat":
+            st.setdefault("retreat", {})[a["unit"]] = list(a["path"])
+
+
+# -- resolving -----------------------------------------------------------------------------
+def resolve(s: State, orders_by_role: dict, chance) -> Resolution:
+    """Carry out the current window (mutates ``s``)."""
+    events: list = []
+    problems: dict = {r: [] for r in ROLES}
+    for role in ROLES:
+        standing_orders(s, role, orders_by_role.get(role, []), problems[role])
+    stage = s.stage
+    if stage == "breakout":
+        breakout(s, orders_by_role.get(CONFEDERATION, []), events, problems[CONFEDERATION])
+    elif stage == "posts":
+        posts(s, orders_by_role.get(SPIKUS, []), events, problems[SPIKUS])
+        s.stage, s.turn, s.phasing = "movement", 1, SPIKUS
+    elif stage == "movement":
+        mine = orders_by_role.get(s.phasing, [])
+        start_of_movement(s, mine, chance, events, problems[s.phasing])
+        movement_phase(s, s.phasing, mine, events, problems[s.phasing])
+        end_of_movement(s)
+        attacks = [o for o in mine if o.verb == "attack"]
+        if any(o.verb == "combat" for o in mine) and not attacks:
+            s.stage = "combat"
+        else:
+            combat_phase(s, attacks, chance, events, problems[s.phasing])
+    elif stage == "combat":
+        attacks = [o for o in orders_by_role.get(s.phasing, []) if o.verb == "attack"]
+        combat_phase(s, attacks, chance, events, problems[s.phasing])
+    elif stage == "evasion":
+        answer = {}
+        for o in orders_by_role.get(CONFEDERATION, []):
+            if o.verb == "evade":
+                answer[o.args["target"]] = (o.args["how"], o.args["to"], o)
+        resolve_pending(s, answer, chance, events, problems[CONFEDERATION])
+    return Resolution(events, {r: p for r, p in problems.items() if p})
+
+
+def breakout(s: State, orders: list, events: list, problems: list) -> None:
+    """Breakout (12.0, 19.0): each unit starts on the prison hex its order names and moves up
+    to double its Movement Allowance; units without an order are set up on the prison hexes
+    in turn (name order) and stay; then the stacking limit is enforced (12.2)."""
+    prison = s.prison()
+    moved = []
+    for o in orders:
+        if o.verb != "move":
+            continue
+        name = o.args["unit"]
+        if name not in s.units:
+            problems.append(Problem(o.line, o.text, RULE["move"], f"{name} is not one of your units"))
+            continue
+        if name in moved:
+            problems.append(Problem(o.line, o.text, RULE["move"], f"{name} has already moved (5.1)"))
+            continue
+        start = o.args["from"]
+        if start not in prison:
+            problems.append(Problem(o.line, o.text, "Altassar 12.1", "a Breakout move starts "
+                                    f"'from' a prison hex ({', '.join(prison)})"))
+            continue
+        plan = movement.plan_path(s, CONFEDERATION, name, start, o.args["path"], o.args["off"],
+                                  movement.allowance(s, s.units[name]["kind"]))
+        if isinstance(plan, str):
+            problems.append(Problem(o.line, o.text, RULE["move"], plan))
+            continue
+        movement.move_confederation(s, name, start, plan[0], o.args["off"], events)
+        moved.append(name)
+    rest = [n for n in sorted(s.units) if n not in moved]
+    for i, name in enumerate(rest):
+        rec = s.markers[s.units[name]["marker"]]
+        rec["where"], rec["hex"] = "map", prison[i % len(prison)]
+    if rest:
+        events.append(Event("breakout", f"{len(rest)} counter(s) stay in the prison: "
+                            + ", ".join(f"{s.units[n]['marker']} at "
+                                        f"{s.markers[s.units[n]['marker']]['hex']}"
+                                        for n in sorted(rest, key=lambda n: s.units[n]['marker']))
+                            + ".", (PUBLIC,), {}))
+    movement.breakout_stacking(s, moved, events)
+    s.stage, s.phasing = "posts", SPIKUS
+
+
+def posts(s: State, orders: list, events: list, problems: list) -> None:
+    """Place the Signal Posts, one per hex, anywhere on the map (13.1)."""
+    free = [u for u, r in sorted(s.spikus.items()) if r["kind"] == "signal-post"]
+    used = set()
+    for o in orders:
+        if o.verb != "post":
+            continue
+        h = o.args["hex"]
+        if h not in s.hexmap:
+            problems.append(Problem(o.line, o.text, RULE["post"], f"hex {h} is off the map"))
+        elif h in used:
+            problems.append(Problem(o.line, o.text, RULE["post"], f"{h} already has a Signal Post "
+                                    "(13.1: at most one per hex)"))
+        elif not free:
+            problems.append(Problem(o.line, o.text, RULE["post"], "all four Signal Posts are placed"))
+        else:
+            pid = free.pop(0)
+            s.spikus[pid]["hex"], s.spikus[pid]["where"] = h, "map"
+            used.add(h)
+            events.append(Event("post", f"Signal Post {pid} placed at {h} (13.1).", (PUBLIC,),
+                                {"unit": pid, "hex": h}))
+
+
+def start_of_movement(s: State, orders: list, chance, events: list, problems: list) -> None:
+    """What happens at the start of a Movement Phase: a Confederation unit's stun ends (7.7),
+    escorted prisoners may try to escape (21.1), attrition (11.0) and the alternate attrition
+    roll (21.1). ``chance`` None (order checking) skips the dice."""
+    p = s.phasing
+    if p == CONFEDERATION:
+        for m, rec in s.markers.items():
+            if rec.get("stun_end") is not None and rec["stun_end"] <= s.pt:
+                rec["stun_end"] = None
+                movement.expire(s, m, ("stun",), events)
+        if s.options.get("escort") == "yes" and chance is not None:
+            escape_rolls(s, chance, events)
+    attrition_mode = s.options.get("attrition", "standard")
+    if p == SPIKUS and attrition_mode in ("standard", "both") \
+            and s.turn >= s.rules["attrition_from"]:
+        named = [o for o in orders if o.verb == "attrition"]
+        pick = None
+        for o in named:
+            u = o.args["unit"]
+            r = s.spikus.get(u)
+            if r is None or r["kind"] != "soldier" or r["where"] not in ("map", "box"):
+                problems.append(Problem(o.line, o.text, RULE["attrition"],
+                                        f"{u} is not a Spikus soldier in play"))
+            elif pick is None:
+                pick = u
+        lose_soldier(s, pick, "attrition (11.1)", events)
+    if attrition_mode in ("alternate", "both") and chance is not None:
+        a = chance.public.roll(6, f"alternate attrition for the {p}, first die")
+        b = chance.public.roll(6, f"alternate attrition for the {p}, second die")
+        if a + b == s.rules["alternate_attrition_roll"]:
+            if p == SPIKUS:
+                lose_soldier(s, None, "alternate attrition (21.1)", events)
+            else:
+                lose_prisoner(s, events)
+
+
+def _alive_markers(s: State) -> list:
+    return [r["hex"] for r in s.markers.values() if r["where"] == "map"]
+
+
+def lose_soldier(s: State, pick: str | None, why: str, events: list) -> None:
+    """Remove one soldier (11.1, 21.1): ``pick``, else the first of the standing ``losses``
+    list still in play, else the soldier farthest from every Confederation counter (then by
+    id). No victory points and no Renewal (11.1, 11.2)."""
+    soldiers = [u for u, r in sorted(s.spikus.items()) if r["kind"] == "soldier"
+                and r["where"] in ("map", "box")]
+    if not soldiers:
+        return
+    if pick not in soldiers:
+        pick = next((u for u in s.standing.get(SPIKUS, {}).get("losses", []) if u in soldiers), None)
+    if pick is None:
+        foes = _alive_markers(s)
+
+        def far(u):
+            h = s.spikus[u]["hex"]
+            if h is None or not foes:
+                return 999
+            return min(s.hexmap.distance(h, f) for f in foes)
+        pick = max(soldiers, key=lambda u: (far(u), u))
+    r = s.spikus[pick]
+    held = r.get("escorting")
+    r["where"], r["escorting"] = "lost", None
+    for n, net in s.spikus.items():
+        if net.get("carrier") == pick:
+            net["carrier"] = None
+    events.append(Event("attrition", f"{pick} is removed by {why}.", (PUBLIC,), {"unit": pick}))
+    if held:
+        m = s.markers[held]
+        m["where"], m["carrier"] = "map", None
+        m["exposed"].pop("captive", None)
+        movement.show(s, held, "combat", s.pt + 1, "is left unguarded", events)
+
+
+def lose_prisoner(s: State, events: list) -> None:
+    """The Confederation loses one prisoner (21.1 Alternate Attrition): the first of its
+    standing ``losses`` list still on the map, else the prisoner farthest from the exit edge
+    (then by name). No victory points."""
+    alive = [n for n, u in sorted(s.units.items()) if prisoner(u["kind"])
+             and s.markers[u["marker"]]["where"] == "map"]
+    if not alive:
+        return
+    pick = next((n for n in s.standing.get(CONFEDERATION, {}).get("losses", []) if n in alive), None)
+    if pick is None:
+        exit_ = s.hexmap.group("exit")
+
+        def far(n):
+            h = s.markers[s.units[n]["marker"]]["hex"]
+            return min(s.hexmap.distance(h, e) for e in exit_)
+        pick = max(alive, key=lambda n: (far(n), n))
+    m = s.units[pick]["marker"]
+    rec = s.markers[m]
+    rec["where"], rec["kind"], rec["exposed"] = "lost", s.units[pick]["kind"], {}
+    events.append(Event("attrition", f"Counter {m} at {rec['hex']}, a prisoner, is lost to "
+                        "alternate attrition (21.1).", (PUBLIC,), {"marker": m}))
+
+
+def escape_rolls(s: State, chance, events: list) -> None:
+    """Escorted prisoners may try to escape (21.1 Escorting Prisoners): 1 shot, 6 escapes and
+    is unarmed for the rest of the game; not prisoners in Recovery Wagons."""
+    if s.standing.get(CONFEDERATION, {}).get("escape", "always") != "always":
+        return
+    for u, r in sorted(s.spikus.items()):
+        m = r.get("escorting")
+        if not m or r["kind"] != "soldier":
+            continue
+        h = r["hex"]
+        die = chance.public.roll(6, f"escape roll for the prisoner escorted at {h}")
+        rec = s.markers[m]
+        if die == s.rules["escort_shot"]:
+            rec["where"], rec["carrier"], rec["exposed"] = "lost", None, {}
+            r["escorting"] = None
+            events.append(Event("escape", f"Prisoner {m} is shot trying to escape at {h} "
+                                "(21.1).", (PUBLIC,), {"marker": m, "die": die}))
+        elif die == s.rules["escort_escape"]:
+            rec["where"], rec["carrier"] = "map", None
+            rec["exposed"].pop("captive", None)
+            rec["exposed"]["escape"] = None
+            r["escorting"] = None
+            s.units[s.unit_at_marker(m)]["unarmed"] = True
+            events.append(Event("escape", f"Prisoner {m} escapes at {h}: it moves face up "
+                                "until no soldier is next to it, and is unarmed (21.1).",
+                                (PUBLIC,), {"marker": m, "die": die}))
+
+
+def movement_phase(s: State, side: str, orders: list, events: list, problems: list) -> None:
+    """Carry out ``side``'s movement orders in order (5.1): ``carry`` first, then launches
+    ``start``, then the moves, then launches ``end`` (14.2)."""
+    for o in orders:
+        if o.verb == "carry":
+            why = _carry(s, o.args["net"], o.args["soldier"])
+            if why:
+                problems.append(Problem(o.line, o.text, RULE["carry"], why))
+    for when in ("start", None, "end"):
+        for o in orders:
+            if when is None and o.verb == "move":
+                why = do_move(s, side, o, events)
+            elif o.verb == "launch" and when == o.args["when"]:
+                a = o.args
+                why = movement.net_problem(s, a["net"], a["direction"], a["hexes"])
+                if not why:
+                    movement.launch_net(s, a["net"], a["direction"],
+                                        a["hexes"] or s.rules["net_range"], events)
+                    s.moved.append(a["net"])
+            else:
+                continue
+            if why:
+                problems.append(Problem(o.line, o.text, RULE[o.verb], why))
+
+
+def _carry(s: State, net: str, soldier: str) -> str | None:
+    n, so = s.spikus.get(net), s.spikus.get(soldier)
+    if n is None or n["kind"] != "trip-net" or n["where"] not in ("map", "box"):
+        return f"{net} is not a Trip Net in play"
+    if so is None or so["kind"] != "soldier" or so["where"] not in ("map", "box"):
+        return f"{soldier} is not a Spikus soldier in play"
+    if n["where"] != so["where"] or n["hex"] != so["hex"]:
+        return f"{net} and {soldier} must be in the same hex (14.1)"
+    if sum(1 for r in s.spikus.values() if r.get("carrier") == soldier) >= 4:
+        return f"{soldier} already carries four Trip Nets (14.1, 6.2)"
+    n["carrier"] = soldier
+    return None
+
+
+def do_move(s: State, side: str, o, events: list) -> str | None:
+    """Check and carry out one move order; return why it was refused, or None."""
+    name = o.args["unit"]
+    why = movement.why_cannot_move(s, side, name)
+    if why:
+        return why
+    kind, rec = movement.mover(s, side, name)
+    start = rec["hex"]
+    if rec["where"] == "box":
+        start = o.args["from"]
+        if start not in s.prison():
+            return f"{name} enters the map 'from' a prison hex ({', '.join(s.prison())}) (19.0)"
+        if start in s.enemy_hexes(side):
+            return f"{start} holds enemy units (5.2)"
+    elif o.args["from"] not in (None, start):
+        return f"{name} is at {start}, not {o.args['from']}"
+    budget = movement.allowance(s, kind)
+    if side == SPIKUS and rec.get("escorting"):
+        held = s.markers[rec["escorting"]].get("kind")
+        budget = min(budget, s.value(held, "movement")) if held else budget
+    plan = movement.plan_path(s, side, name, start, o.args["path"], o.args["off"], budget)
+    if isinstance(plan, str):
+        return plan
+    route = plan[0]
+    end = route[-1] if route else start
+    if not o.args["off"]:
+        why = movement.stacking_problem(s, side, name, end)
+        if why:
+            return why
+    if side == SPIKUS:
+        movement.move_spikus(s, name, start, route, events)
+    else:
+        movement.move_confederation(s, name, start, route, o.args["off"], events)
+    s.moved.append(s.public_id(name))
+    return None
+
+
+def end_of_movement(s: State) -> None:
+    """A Spikus unit's stun ends with the Movement Phase it could not move in; a netted unit
+    is free after the Confederation Movement Phase it was held in (7.7, 14.4)."""
+    if s.phasing == SPIKUS:
+        for r in s.spikus.values():
+            if r.get("stun_end") is not None and r["stun_end"] <= s.pt:
+                r["stun_end"] = None
+    else:
+        for r in s.markers.values():
+            if r.get("restrained") is not None and r["restrained"] <= s.pt:
+                r["restrained"] = None
+
+
+def combat_phase(s: State, attacks: list, chance, events: list, problems: list) -> None:
+    """The phasing player's attacks, in the order written (7.1, 7.6). For the Spikus, the
+    Confederation's evasion choice comes first (9.1): from its standing policy, or from the
+    short evasion window opened here."""
+    checked = []
+    for o in attacks:
+        why = combat.attack_problem(s, s.phasing, o.args["target"], o.args["units"])
+        if why:
+            problems.append(Problem(o.line, o.text, RULE["attack"], why))
+            continue
+        checked.append(o)
+    if s.phasing == SPIKUS:
+        asks = [o for o in checked if s.markers_at(o.args["target"])
+                and combat.may_evade(s, s.markers_at(o.args["target"])[0])]
+        policy = s.standing.get(CONFEDERATION, {}).get("evasion", "ask")
+        if asks and policy == "ask":
+            s.pending = {"attacks": [o.to_json() for o in checked],
+                         "ask": [o.args["target"] for o in asks]}
+            s.stage = "evasion"
+            events.append(Event("evasion-window", "The Spikus declare attacks on "
+                                + ", ".join(o.args["target"] for o in checked)
+                                + "; the Confederation may declare evasion for the face-down "
+                                "counters at " + ", ".join(o.args["target"] for o in asks)
+                                + " before the dice are rolled (9.1, 9.4).", (PUBLIC,),
+                                {"attacks": [o.args["target"] for o in checked]}))
+            return
+        run_attacks(s, [o.to_json() for o in checked], {}, chance, events, problems)
+    else:
+        run_attacks(s, [o.to_json() for o in checked], {}, chance, events, problems)
+    end_player_turn(s, events)
+
+
+def resolve_pending(s: State, answer: dict, chance, events: list, problems: list) -> None:
+    """The evasion window closed: resolve the pending Spikus attacks with the answers."""
+    pending = s.pending or {"attacks": [], "ask": []}
+    s.pending = None
+    for target, (how, to, o) in answer.items():
+        hexes = [target] if target in s.hexmap else [
+            s.markers[s.units[target]["marker"]]["hex"]] if target in s.units else []
+        if not hexes or hexes[0] not in pending["ask"]:
+            problems.append(Problem(o.line, o.text, RULE["evade"],
+                                    f"{target} is not a face-down counter under attack that may "
+                                    f"evade: expected one of {', '.join(pending['ask'])}"))
+    by_hex = {}
+    for target, (how, to, o) in answer.items():
+        h = target if target in s.hexmap else (
+            s.markers[s.units[target]["marker"]]["hex"] if target in s.units else None)
+        if h in pending["ask"]:
+            by_hex[h] = (how, to)
+    s.stage = "combat"
+    run_attacks(s, pending["attacks"], by_hex, chance, events, problems)
+    end_player_turn(s, events)
+
+
+def run_attacks(s: State, attacks: list, evasions: dict, chance, events: list,
+                problems: list) -> None:
+    """Resolve checked attacks (as JSON orders) in order; an attack that became illegal after
+    an earlier one (a target retreated or died) is reported and skipped."""
+    from pbem.engine.ruleset import Order
+
+    policy = s.standing.get(CONFEDERATION, {}).get("evasion", "ask")
+    for d in attacks:
+        o = Order.from_json(d)
+        target, units = o.args["target"], o.args["units"]
+        why = combat.attack_problem(s, s.phasing, target, units)
+        if why:
+            problems.append(Problem(o.line, o.text, RULE["attack"], why))
+            continue
+        ev = None
+        if s.phasing == SPIKUS:
+            m = s.markers_at(target)[0]
+            if combat.may_evade(s, m):
+                ev = evasions.get(target) or ((policy, None) if policy != "ask" else ("none", None))
+        combat.resolve_attack(s, s.phasing, target, units, chance, events, evasion=ev)
+
+
+def end_player_turn(s: State, events: list) -> None:
+    """The end of a Player Turn: Renewal ends for the soldiers fed (10.3); at the end of the
+    Confederation Player Turn exposures by combat, fire and nets end (7.7, 7.36, 14.4), the
+    Game Turn marker advances, and after turn twelve the game ends (4.2, 20.0)."""
+    pt = s.pt
+    s.attacked, s.fired, s.moved = [], [], []
+    s.stage = "movement"
+    for r in s.spikus.values():
+        if r.get("feed_end") is not None and r["feed_end"] <= pt:
+            r["feed_end"] = None
+    gone = [c for c in s.corpses if c["until"] <= pt]
+    s.corpses = [c for c in s.corpses if c["until"] > pt]
+    for c in gone:
+        events.append(Event("renewal-over", f"Renewal at {c['hex']} is over (10.3).", (PUBLIC,),
+                            {"hex": c["hex"]}))
+    if s.phasing == SPIKUS:
+        s.phasing = CONFEDERATION
+        return
+    for m, r in sorted(s.markers.items()):
+        if r["where"] != "map":
+            continue
+        expired = tuple(k for k, until in r["exposed"].items()
+                        if until is not None and until <= pt)
+        if expired:
+            movement.expire(s, m, expired, events)
+        if r.get("netted") is not None and r["netted"] <= s.turn:
+            r["netted"] = None
+    on_map = [m for m, r in s.markers.items() if r["where"] in ("map", "captive")]
+    if s.turn >= s.rules["turns"] or not on_map:
+        finish(s, events, "twelve Game Turns are over (2.1, 20.0)" if on_map
+               else "no Confederation counter is left on the map")
+        return
+    s.turn += 1
+    s.phasing = SPIKUS
+    events.append(Event("turn", f"Game Turn {s.turn} begins; the Game Turn marker moves to "
+                        f"{_track(s)} (4.2).", (PUBLIC,), {"turn": s.turn}))
+
+
+def _track(s: State) -> str:
+    track = s.hexmap.group("turn-track") if s.hexmap.has_group("turn-track") else ()
+    return track[min(s.turn, len(track)) - 1] if track else "0101"
+
+
+def scores(s: State) -> dict:
+    """Victory points (20.0) of both sides from the full state, with the counts behind them."""
+    v = s.rules.victory
+    conf = {"soldiers": 0, "other": 0, "exited": 0}
+    for r in s.spikus.values():
+        if r["where"] == "eliminated":
+            conf["soldiers" if r["kind"] == "soldier" else "other"] += 1
+    sp = {"on_map": 0, "eliminated": 0, "returned": 0}
+    for name, u in s.units.items():
+        if not prisoner(u["kind"]):
+            continue
+        where = s.markers[u["marker"]]["where"]
+        if where == "exited":
+            conf["exited"] += 1
+        elif where in ("map", "captive"):
+            sp["on_map"] += 1
+        elif where == "eliminated":
+            sp["eliminated"] += 1
+        elif where == "returned":
+            sp["returned"] += 1
+    return {
+        CONFEDERATION: conf["soldiers"] * v["soldier"] + conf["other"] * v["spikus_unit"]
+        + conf["exited"] * v["exited"],
+        SPIKUS: sp["on_map"] * v["on_map"] + sp["eliminated"] * v["prisoner_eliminated"]
+        + sp["returned"] * v["returned"],
+        "counts": {CONFEDERATION: conf, SPIKUS: sp},
+    }
+
+
+def finish(s: State, events: list, reason: str) -> None:
+    """End the game: victory points (20.0; equal totals go to the Spikus) and everything
+    hidden made public."""
+    sc = scores(s)
+    c, p = sc[CONFEDERATION], sc[SPIKUS]
+    winner = CONFEDERATION if c > p else SPIKUS
+    s.outcome = {"scores": {CONFEDERATION: c, SPIKUS: p}, "winners": [winner],
+                 "reason": reason + (" — equal points go to the Spikus (20.0)" if c == p else "")}
+    s.reveal = {"units": {n: dict(u) for n, u in s.units.items()}, "dealt": dict(s.dealt),
+                "counts": sc["counts"]}
+    s.stage = "over"
+    events.append(Event("game-over", f"The game is over: {reason}. Victory points (20.0): "
+                        f"Confederation {c}, Spikus {p}; the {winner.title()} player wins.",
+                        (PUBLIC,), {"scores": s.outcome["scores"], "winner": winner,
+                                    "counts": sc["counts"]}))
+
+
+# -- checking orders against what the sender knows -----------------------------------------
+def check(known: State, role: str, orders: list) -> list:
+    """Problems with ``role``'s orders, found by playing them on ``known`` (a partial state
+    built from what the role knows: README.md, "Checking orders")."""
+    problems: list = []
+    scratch: list = []
+    standing_orders(known, role, orders, problems)
+    if known.stage == "breakout" and role == CONFEDERATION:
+        breakout(known, orders, scratch, problems)
+    elif known.stage == "posts" and role == SPIKUS:
+        posts(known, orders, scratch, problems)
+    elif known.stage == "movement" and role == known.phasing:
+        start_of_movement(known, orders, None, scratch, problems)
+        movement_phase(known, role, orders, scratch, problems)
+        end_of_movement(known)
+        _check_attacks(known, role, orders, problems)
+    elif known.stage == "combat" and role == known.phasing:
+        _check_attacks(known, role, orders, problems)
+    elif known.stage == "evasion" and role == CONFEDERATION:
+        ask = (known.pending or {}).get("ask", [])
+        for o in orders:
+            if o.verb == "evade":
+                t = o.args["target"]
+                h = t if t in known.hexmap else (
+                    known.markers[known.units[t]["marker"]]["hex"] if t in known.units else None)
+                if h not in ask:
+                    problems.append(Problem(o.line, o.text, RULE["evade"],
+                                            f"{t} is not a face-down counter under attack: "
+                                            f"expected one of {', '.join(ask)}"))
+    return problems
+
+
+def _check_attacks(known: State, role: str, orders: list, problems: list) -> None:
+    """Check the attack orders in turn, each unit and target used once (7.13)."""
+    for o in orders:
+        if o.verb != "attack":
+            continue
+        why = combat.attack_problem(known, role, o.args["target"], o.args["units"])
+        if why:
+            problems.append(Problem(o.line, o.text, RULE["attack"], why))
+            continue
+        th = combat.target_hex(known, role, o.args["target"])
+        known.attacked.extend([th] if role == SPIKUS
+                              else combat.defenders(known, role, o.args["target"]))
+        known.fired.extend(known.public_id(u) for u in o.args["units"])
+
+
+__all__ = ["setup", "window", "resolve", "check", "scores", "finish", "PRISONER_KINDS"]
