@@ -100,7 +100,37 @@ def atlantis_cells(view: dict) -> tuple[object, dict]:
     return hexmap, cells
 
 
-CELLS = {"atlantis": atlantis_cells}
+def altassar_cells(view: dict) -> tuple[object, dict]:
+    """(HexMap, cells) for an Escape from Altassar view (pbem.games.altassar ``view``): terrain
+    colours of the Terrain Effects Chart, Spikus unit ids, and Confederation markers (``?``
+    while face down to this reader; the owner sees its own unit names in the title)."""
+    hexmap = _hexmap(view["map"])
+    fills = {"clear": "#e8e4c9", "prison": "#9a8f97", "rough": "#c9b18a", "rain-forest": "#7fae6e",
+             "hills": "#b7a26a", "cascades": "#8fb8d8", "quagmire": "#8c9a6a"}
+    cells: dict = {}
+    for label in hexmap.labels():
+        t = hexmap.terrain(label)
+        cells[label] = {"fill": fills.get(t, "#ddd"), "marks": [], "title": t}
+    names = {u["marker"]: n for n, u in view.get("secret", {}).get("units", {}).items()}
+    for m, r in sorted(view["markers"].items()):
+        if r["where"] != "map":
+            continue
+        cell = cells[r["hex"]]
+        kind = r.get("kind")
+        cell["marks"].append(m if kind is None else f"{m}{kind[0].upper()}")
+        cell["title"] += f"; {m}" + (f" ({names[m]})" if m in names else "") + (
+            f" face up: {kind}" if r["exposed"] and kind else "")
+    for u, r in sorted(view["spikus"].items()):
+        if r["where"] == "map" and not r.get("carrier"):
+            cells[r["hex"]]["marks"].append(u)
+            cells[r["hex"]]["title"] += f"; {u} ({r['kind']})"
+    for cell in cells.values():
+        if len(cell["marks"]) > 2:
+            cell["marks"] = [cell["marks"][0], " ".join(cell["marks"][1:])]
+    return hexmap, cells
+
+
+CELLS = {"atlantis": atlantis_cells, "altassar": altassar_cells}
 """Per-ruleset cell functions; a ruleset without one gets no SVG map."""
 
 

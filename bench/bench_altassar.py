@@ -1,0 +1,141 @@
+"""Milliseconds to adjudicate one Escape from Altassar phase and render all its reports, with all
+54 counters on the map (issue 3: "bench/ reports the phase time for Altassar with all 54
+counters on the map; same targets as before": median and worst under 50 ms).
+
+Each game is created through ``Referee``; after the Signal Posts window the benchmark puts every
+counter on the map (the 35 Spikus units on free hexes near the prison, Trip Nets carried by
+soldiers, every Confederation counter that the Breakout lost back on a free hex), so each phase
+works on the full counter mix (the 54th counter, the Game Turn marker, is not a unit: 4.2).
+Then the ruleset's random players play every window to the end, orders signed (Ed25519) and
+ingested as bare order files, and each ``Referee.process`` call is timed: decrypting, resolving
+(moves, Signal Posts, nets, attacks with evasion, retreats, Renewal), logging, sealing, and
+rendering every report as text and HTML with its SVG map.
+
+Run from the repository root with the project installed::
+
+    python bench/bench_altassar.py [--games 3] [--seed 1]
+
+Prints ``altassar phase: N phases, median X ms, p90 Y ms, worst Z ms (PHASE)`` and the number
+of counters on the map when the timed phases began.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from bench_ingest import make_seats, order_text
+from pbem.crypto.envelope import sign_text
+from pbem.demo import Clock, SeededEntropy
+from pbem.engine import registry
+from pbem.engine.creation import GameSpec
+from pbem.engine.gamestate import GameContext
+from pbem.engine.home import Home
+from pbem.engine.service import Referee
+from pbem.mail.sources import Incoming
+from pbem.store import repo
+
+START = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
+ROLES = ["confederation", "spikus"]
+
+
+def fill_map(referee: Referee, game_id: str) -> int:
+    """Put every counter on the map (module docstring); return how many are on it."""
+    with referee.db.write() as s:
+        ctx = GameContext.load(s, referee.sealer, repo.get_game(s, game_id))
+        st = ctx.state
+        used = {r["hex"] for r in st.markers.values() if r["where"] == "map"}
+        used |= {r["hex"] for r in st.spikus.values() if r["where"] == "map"}
+        free = [h for h in st.hexmap.labels() if h not in used
+                and st.hexmap.terrain(h) != "prison" and 3 <= int(h[:2]) <= 12]
+        soldiers = []
+        for u, r in sorted(st.spikus.items()):
+            if r["where"] == "box" and r["kind"] != "trip-net":
+                r["hex"], r["where"] = free.pop(0), "map"
+                if r["kind"] == "soldier":
+                    soldiers.append(u)
+        for i, (u, r) in enumerate(sorted((u, r) for u, r in st.spikus.items()
+                                          if r["kind"] == "trip-net")):
+            r["carrier"] = soldiers[i]
+            r["hex"], r["where"] = st.spikus[soldiers[i]]["hex"], "map"
+        far = [h for h in st.hexmap.labels() if h not in used and int(h[:2]) >= 14]
+        for m, r in sorted(st.markers.items()):
+            if r["where"] != "map":
+                r["where"], r["hex"] = "map", far.pop(0)
+        ctx.save_state()
+        on = sum(1 for r in st.spikus.values() if r["where"] == "map")
+        return on + sum(1 for r in st.markers.values() if r["where"] == "map")
+
+
+def play(root: Path, seed: int) -> tuple[list, int]:
+    """Play one game; return ([(ms, phase id)], counters on the map when timing began)."""
+    seats = make_seats(ROLES, root)
+    by_role = {s.role: s for s in seats}
+    clock = Clock(START)
+    referee = Referee(Home(root / "home"), clock=clock, entropy=SeededEntropy(seed, "bench"))
+    referee.init()
+    game_id = f"alt-{seed}"
+    referee.new_game(GameSpec(ruleset="altassar", game_id=game_id,
+                              players=tuple(s.spec() for s in seats), options={},
+                              referee_address="referee@judge.example"))
+    rs = registry.get("altassar")
+    rng = random.Random(seed)
+    nonces = SeededEntropy(seed, "nonces")
+    times, counters, sent = [], 0, 0
+    for _ in range(200):
+        status = referee.status(game_id)[0]
+        window = status["window"]
+        if window is None:
+            break
+        items = []
+        for role in window["owed"]:
+            view, win = referee.view_and_window(game_id, role)
+            body = rs.bot_orders(view, win, role, rng)
+            text = order_text(game_id, win.turn, win.phase, role, nonces(16).hex(), clock(), body)
+            sent += 1
+            items.append(Incoming(sign_text(text, by_role[role].key).encode(),
+                                  f"bench:{game_id}:{sent}", bare=True))
+        clock.advance(2)
+        for verdict in referee.ingest(items):
+            if verdict.status != "accepted":
+                raise RuntimeError(f"bot orders were not accepted: {verdict.summary()}")
+        t0 = time.perf_counter()
+        done = referee.process(game_id)
+        ms = (time.perf_counter() - t0) * 1000
+        if window["phase_id"] == "0.posts":
+            counters = fill_map(referee, game_id)
+        elif window["turn"] >= 1 and len(done) == 1:
+            times.append((ms, window["phase_id"]))
+        clock.advance(1)
+    return times, counters
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    all_times, counters = [], []
+    for g in range(args.games):
+        with tempfile.TemporaryDirectory(prefix="pbem-bench-alt-") as tmp:
+            times, n = play(Path(tmp), args.seed + g)
+            all_times += times
+            counters.append(n)
+    ms = sorted(t for t, _ in all_times)
+    worst = max(all_times)
+    p90 = ms[int(0.9 * (len(ms) - 1))]
+    print(f"altassar phase: {len(ms)} phases, median {statistics.median(ms):.1f} ms, "
+          f"p90 {p90:.1f} ms, worst {worst[0]:.1f} ms ({worst[1]})")
+    print(f"counters on the map when timing began: {', '.join(map(str, counters))} "
+          "(of 53 units; the 54th counter is the Game Turn marker)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
