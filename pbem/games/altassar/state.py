@@ -257,7 +257,10 @@ def view(s: State, role: str) -> dict:
     role's secret part."""
     import copy
 
-    v = copy.deepcopy(public_part(s))
+    pub = public_part(s)
+    shared = {k: pub.pop(k) for k in ("data", "map")}  # read-only tables: not copied
+    v = copy.deepcopy(pub)
+    v.update(shared)
     v["role"] = role
     if role in ROLES:
         v["secret"] = copy.deepcopy(secret_part(s, role))
