@@ -182,15 +182,22 @@ def evade(s: State, marker: str, how: str, to: str | None, chance, events: list)
     h = rec["hex"]
     name = s.unit_at_marker(marker)
     kind = s.units[name]["kind"]
-    if how == "none" or not prisoner(kind):
+    if how == "none":
         events.append(Event("evasion", f"No evasion is declared for counter {marker} at {h}.",
                             (PUBLIC,), {"marker": marker, "hex": h, "how": "none"}))
         return 0
-    rating = evasion_rating(s, kind, h)
     events.append(Event("evasion", f"The Confederation declares {how.title()} for counter "
                         f"{marker} at {h} (9.1, 9.4).", (PUBLIC,),
                         {"marker": marker, "hex": h, "how": how}))
     die = chance.public.roll(6, f"{how.title()} roll for the counter at {h}")
+    if not prisoner(kind):
+        # A dummy cannot evade (15.2): the declaration and its die go ahead as for a prisoner,
+        # so that the Spikus player learns nothing, and have no effect.
+        events.append(Event("flight", f"{name} is a dummy and cannot evade (15.2): the "
+                            f"{how.title()} die {die} has no effect.", (CONFEDERATION,),
+                            {"unit": name, "die": die}))
+        return 0
+    rating = evasion_rating(s, kind, h)
     if how == "camouflage":
         diff = die - rating
         events.append(Event("camouflage", f"Camouflage for {name} at {h}: die {die} against "
