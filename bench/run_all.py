@@ -84,6 +84,11 @@ BENCHES = (
           (Line("one phase, adjudicate + reports: median", 2, "ms", 50, note="CPU {6} ms"),
            Line("one phase, adjudicate + reports: worst", 4, "ms", 50,
                 note="{5}; CPU {7} ms"))),
+    Bench("bench_altassar.py", (), ("--games", "1", "--repeat", "1"), (),
+          r"^altassar phase: (\d+) phases, median ([\d.]+) ms, p90 ([\d.]+) ms, worst ([\d.]+) ms "
+          r"\(([^)]*)\)",
+          (Line("Altassar phase, all counters on the map: median", 2, "ms", 50),
+           Line("Altassar phase, all counters on the map: worst", 4, "ms", 50, note="{5}"))),
     Bench("bench_cold_start.py", (), ("--runs", "5"), ("--detail",),
           r"cold start: pbem --help median ([\d.]+) s, worst ([\d.]+) s",
           (Line("pbem --help cold start: median", 1, "s", 0.3),

@@ -32,10 +32,32 @@ def _layout(hexmap, size: float) -> tuple:
     return _geometry[key]
 
 
+_drawn: dict = {}
+_DRAWN_MAX = 50_000
+
+
+def _draw_hex(h: dict):
+    """One hex drawn by the macro of templates/map_hex.svg.j2 (autoescaped markup), remembered: most hexes
+    look the same in every reader's map and every phase (a 384-hex map drawn for three readers
+    took a third of a phase's time before)."""
+    key = (h["points"], h["fill"], h["title"], h["label"], h["ly"], tuple(h["marks"]))
+    out = _drawn.get(key)
+    if out is None:
+        from markupsafe import Markup
+
+        from pbem.reports.render import environment
+
+        if len(_drawn) >= _DRAWN_MAX:
+            _drawn.clear()
+        draw = environment().get_template("map_hex.svg.j2").module.draw
+        out = _drawn[key] = Markup(str(draw(h)))
+    return out
+
+
 def svg_context(hexmap, cells: dict, size: float = HEX_SIZE) -> dict:
     """The ``svg`` context of templates/map.svg.j2: width, height, font sizes and one entry per
-    hex ``{"label", "points", "x", "ly" (label baseline), "fill", "marks": [(y, text)], "title"}``
-    (pixels)."""
+    hex ``{"svg"}``: the hex drawn by templates/map_hex.svg.j2 from ``{"label", "points", "x",
+    "ly" (label baseline), "fill", "marks": [(y, text)], "title"}`` (pixels)."""
     width, height, layout = _layout(hexmap, size)
     hexes = []
     for label, points, x, y in layout:
@@ -43,9 +65,10 @@ def svg_context(hexmap, cells: dict, size: float = HEX_SIZE) -> dict:
         title = cell.get("title", "")
         marks = [(round(y + size * (0.05 + 0.32 * i), 1), m)
                  for i, m in enumerate(cell.get("marks", ()))]
-        hexes.append({"label": label, "points": points, "x": x, "ly": round(y - size * 0.5, 1),
-                      "fill": cell.get("fill", SEA), "marks": marks,
-                      "title": f"{label}: {title}" if title else label})
+        h = {"label": label, "points": points, "x": x, "ly": round(y - size * 0.5, 1),
+             "fill": cell.get("fill", SEA), "marks": marks,
+             "title": f"{label}: {title}" if title else label}
+        hexes.append({"svg": _draw_hex(h)})
     return {"width": width, "height": height, "size": size, "hexes": hexes,
             "label_size": round(size * 0.28, 1), "mark_size": round(size * 0.3, 1)}
 

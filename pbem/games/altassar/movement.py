@@ -15,15 +15,13 @@ from pbem.engine.ruleset import PUBLIC, Event
 
 from .state import CONFEDERATION, SPIKUS, State, prisoner
 
-FLAT_COST = ("drystal", "trip-net")
+FLAT_COST = ("drystal", "trip-net")  # (state.State.costs)
 """Kinds paying one movement point per hex whatever the terrain (14.3, 16.3)."""
 
 
 def step_cost(s: State, kind: str, h: str) -> int:
     """Movement points for a ``kind`` unit to enter hex ``h`` (5.31; 14.3, 16.3)."""
-    if kind in FLAT_COST:
-        return 1
-    return s.rules.cost(s.terrain(h))
+    return s.costs(kind)[h]
 
 
 def allowance(s: State, kind: str) -> int:
@@ -100,10 +98,13 @@ def plan_path(s: State, side: str, name: str, start: str, path: list, off: bool,
         if h not in hm:
             return f"hex {h} is off the map (5.21)"
 
+    table = s.costs(kind)
+    last = path[-1] if path else None
+
     def cost(a, b):
-        if b in enemy and not (b == path[-1] and side == SPIKUS and _can_capture(s, kind, b)):
+        if b in enemy and not (b == last and side == SPIKUS and _can_capture(s, kind, b)):
             return None
-        return step_cost(s, kind, b)
+        return table[b]
 
     if len(path) == 1 and path[0] != start and not hm.adjacent(start, path[0]):
         found = cheapest_path(hm, start, path[0], cost, budget)

@@ -103,6 +103,16 @@ class State:
     def terrain(self, h: str) -> str:
         return self.hexmap.terrain(h)
 
+    def costs(self, kind: str) -> dict:
+        """Movement points to enter each hex for a ``kind`` unit (5.31; 1 per hex for Drystals
+        and Trip Nets, 14.3, 16.3), computed once per state."""
+        cache = self.__dict__.setdefault("_costs", {})
+        if kind not in cache:
+            flat = kind in ("drystal", "trip-net")
+            cache[kind] = {h: 1 if flat else self.rules.cost(self.hexmap.terrain(h))
+                           for h in self.hexmap.labels()}
+        return cache[kind]
+
     def prison(self) -> tuple:
         return self.hexmap.group("prison")
 
@@ -180,7 +190,10 @@ def dump(s: State) -> Parts:
     """The state split by audience (module docstring); JSON values only."""
     import copy
 
-    pub = copy.deepcopy(public_part(s))
+    pub = public_part(s)
+    shared = {k: pub.pop(k) for k in ("data", "map")}  # read-only tables: not copied
+    pub = copy.deepcopy(pub)
+    pub.update(shared)
     return Parts(public=pub,
                  secret={r: copy.deepcopy(secret_part(s, r)) for r in ROLES},
                  referee={"dealt": dict(s.dealt)})
