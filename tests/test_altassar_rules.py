@@ -759,7 +759,7 @@ def test_11_2_attrition_gives_no_victory_points():
     g = Game().at("movement", 8, SPIKUS)
     g.put("S01", "0505")
     g.play(SPIKUS, "attrition S01")
-    from pbem.games.altassar.turns import scores
+    from pbem.games.altassar.victory import scores
     assert scores(g.s)[CONF] == 0
 
 

@@ -13,7 +13,7 @@ from pbem.boards.hexgrid import DIRECTIONS
 from pbem.boards.paths import reachable
 from pbem.engine.ruleset import Window
 
-from . import turns
+from . import checking
 from .movement import step_cost
 from .orders import parse
 from .state import CONFEDERATION, SPIKUS, State, from_view
@@ -56,7 +56,7 @@ def _legal(s: State, w: Window, role: str, lines: list) -> str:
         body = "\n".join(lines) + "\n"
         orders, problems = parse(role, w, body, 1)
         known = from_view(_view_copy(s, role))
-        problems += turns.check(known, role, orders)
+        problems += checking.check(known, role, orders)
         bad = {p.line for p in problems if p.line is not None}
         if not bad:
             return body

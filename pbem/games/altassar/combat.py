@@ -15,8 +15,11 @@ from __future__ import annotations
 from pbem.combat import shift_text
 from pbem.engine.ruleset import PUBLIC, Event
 
+from .losses import eliminate, renewal
 from .movement import show
+from .retreats import retreat, retreat_routes
 from .state import CONFEDERATION, SPIKUS, State, prisoner
+
 
 NO_TERRAIN_BENEFIT = ("drystal", "tracker", "wagon")
 """Units that never benefit from terrain (16.2, 17.1, 18.0): a left shift does not help them.
@@ -347,158 +350,6 @@ def _confederation_result(s: State, marker: str, kind: str, result: str, chance,
     elif result == "DE":
         name = s.unit_at_marker(marker)
         eliminate(s, CONFEDERATION, name, "eliminated (DE, 7.7)", chance, events)
-
-
-def eliminate(s: State, side: str, unit: str, why: str, chance, events: list,
-              hex_: str | None = None) -> None:
-    """Eliminate ``unit`` of ``side`` as a result of combat (it counts for victory, 20.0) and
-    check Renewal (10.1) for a prisoner or a soldier. ``hex_`` overrides where it died (the
-    last hex of a failed retreat, 8.2)."""
-    if side == CONFEDERATION:
-        marker = s.units[unit]["marker"]
-        rec = s.markers[marker]
-        h = rec["hex"]
-        rec["where"] = "eliminated"
-        rec["kind"] = s.units[unit]["kind"]
-        rec["exposed"] = {}
-        rec["stun_end"] = None
-        events.append(Event("eliminated", f"Counter {marker} at {h}, a "
-                            f"{s.rules.units[rec['kind']]['name']}, is {why}.", (PUBLIC,),
-                            {"marker": marker, "hex": h, "kind": rec["kind"]}))
-        renewal(s, h, None, events)
-        return
-    rec = s.spikus[unit]
-    h = hex_ or rec["hex"]
-    rec["where"], rec["hex"] = "eliminated", h
-    rec["stun_end"] = rec["feed_end"] = None
-    events.append(Event("eliminated", f"{unit} at {h} is {why}.", (PUBLIC,),
-                        {"unit": unit, "hex": h, "kind": rec["kind"]}))
-    for n, r in s.spikus.items():
-        if r.get("carrier") == unit:
-            r["carrier"], r["hex"] = None, h
-    held = rec.get("escorting")
-    if held:
-        m = s.markers[held]
-        m["where"], m["carrier"] = "map", None
-        m["exposed"].pop("captive", None)
-        show(s, held, "combat", s.pt + 1 if s.phasing == SPIKUS else s.pt,
-             "is freed (18.6)", events)
-        rec["escorting"] = None
-        events.append(Event("freed", f"Prisoner {held} at {h} is freed and returns to normal "
-                            "play (18.6).", (PUBLIC,), {"marker": held, "hex": h}))
-    if rec["kind"] == "soldier":
-        renewal(s, h, unit, events)
-
-
-def renewal(s: State, h: str, dead: str | None, events: list) -> None:
-    """Renewal (10.0): up to two soldiers within three hexes of the corpse at ``h`` are placed
-    on it; they may not move or attack in the following Spikus Player Turn (10.1). The Spikus
-    player's standing ``renewal`` list says which when more are in range (10.4); by default
-    the nearest, then by id."""
-    reach = s.rules["renewal_range"]
-    cands = []
-    for u, r in s.spikus.items():
-        if u == dead or r["kind"] != "soldier" or r["where"] != "map" or r.get("feed_end"):
-            continue
-        if r.get("escorting"):
-            continue
-        d = s.hexmap.distance(r["hex"], h)
-        if d <= reach:
-            cands.append((d, u))
-    if not cands:
-        return
-    prefer = s.standing.get(SPIKUS, {}).get("renewal", [])
-    rank = {u: i for i, u in enumerate(prefer)}
-    cands.sort(key=lambda du: (rank.get(du[1], len(rank)), du[0], du[1]))
-    chosen = [u for _, u in cands[:s.rules["renewal_soldiers"]]]
-    nxt = s.pt + 2 if s.phasing == SPIKUS else s.pt + 1
-    for u in chosen:
-        r = s.spikus[u]
-        r["hex"], r["feed_end"] = h, nxt
-        for n, net in s.spikus.items():
-            if net.get("carrier") == u:
-                net["hex"] = h
-    s.corpses.append({"hex": h, "until": nxt})
-    events.append(Event("renewal", f"Renewal at {h}: {', '.join(chosen)} "
-                        f"{'is' if len(chosen) == 1 else 'are'} placed on the corpse and may not "
-                        "move or attack in the next Spikus Player Turn (10.1).", (PUBLIC,),
-                        {"hex": h, "soldiers": chosen}))
-
-
-# -- retreats (8.0) ------------------------------------------------------------------------
-def _prison_distance(s: State, h: str) -> int:
-    return min(s.hexmap.distance(h, p) for p in s.prison())
-
-
-def retreat_routes(s: State, unit: str) -> tuple[list, list]:
-    """``(full, partial)``: the legal retreat routes of ``unit`` (8.0): each step enters a hex
-    no farther from the prison (toward it, 7.7), never an enemy hex, never a hex twice (8.4),
-    each step farther from the starting hex; ``full`` routes reach the full distance (8.2) and
-    end where the unit may stack (8.1); ``partial`` is the longest shorter route."""
-    start = s.spikus[unit]["hex"]
-    n = s.rules["retreat_hexes"]
-    enemy = s.enemy_hexes(SPIKUS)
-    hm = s.hexmap
-    full, best_partial = [], []
-
-    def walk(route):
-        nonlocal best_partial
-        here = route[-1] if route else start
-        if len(route) > len(best_partial):
-            best_partial = list(route)
-        if len(route) == n:
-            full.append(list(route))
-            return
-        for nb in hm.neighbours(here):
-            if nb in enemy or nb in route or nb == start:
-                continue
-            if hm.distance(start, nb) != len(route) + 1:
-                continue
-            if _prison_distance(s, nb) > _prison_distance(s, here):
-                continue
-            walk(route + [nb])
-
-    walk([])
-    ok = []
-    for r in full:
-        kinds = [s.spikus[u]["kind"] for u in s.spikus_at(r[-1]) if u != unit]
-        kinds.append(s.spikus[unit]["kind"])
-        if s.spikus[unit]["kind"] == "drystal" or not s.rules.stacking.check(kinds):
-            ok.append(r)
-    return ok, best_partial
-
-
-def retreat(s: State, unit: str, chance, events: list) -> None:
-    """Retreat Spikus ``unit`` three hexes toward the prison (EX, 7.7, 8.0). Route: the Spikus
-    player's standing ``retreat`` route when legal; else through empty hexes where possible
-    (8.1), ending nearest the prison, ties by hex label. No full route: eliminated in the last
-    hex reached (8.2)."""
-    full, partial = retreat_routes(s, unit)
-    start = s.spikus[unit]["hex"]
-    if not full:
-        last = partial[-1] if partial else start
-        if partial:
-            _place(s, unit, last)
-        eliminate(s, SPIKUS, unit, f"unable to retreat {s.rules['retreat_hexes']} hexes "
-                  f"and is eliminated at {last} (8.2)", chance, events, hex_=last)
-        return
-    wanted = s.standing.get(SPIKUS, {}).get("retreat", {}).get(unit)
-    if wanted in full:
-        route = wanted
-    else:
-        def occupied(r):
-            return sum(1 for h in r if s.spikus_at(h))
-        route = min(full, key=lambda r: (occupied(r), _prison_distance(s, r[-1]), r))
-    _place(s, unit, route[-1])
-    events.append(Event("retreat", f"{unit} retreats {start} -> {' -> '.join(route)} (EX, 8.0).",
-                        (PUBLIC,), {"unit": unit, "from": start, "path": route}))
-
-
-def _place(s: State, unit: str, h: str) -> None:
-    s.spikus[unit]["hex"] = h
-    for n, r in s.spikus.items():
-        if r.get("carrier") == unit:
-            r["hex"] = h
 
 
 __all__ = ["attack_problem", "resolve_attack", "retreat", "retreat_routes", "renewal",

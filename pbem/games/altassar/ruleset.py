@@ -13,7 +13,7 @@ from pbem.boards.hexmap import HexMap
 from pbem.engine.ruleset import (Chance, OptionSpec, Outcome, Parts, Resolution, Window,
                                  check_options)
 
-from . import bots, maps, orders, state, texts, turns
+from . import bots, checking, maps, orders, state, texts, turns
 from .data import load_data as _load_data
 
 OPTIONS = {
@@ -86,7 +86,7 @@ class AltassarRuleset:
         state from the public part and its own secret part)."""
         parts = state.dump(s)
         known = state.partial(parts.public, role, parts.secret.get(role))
-        return turns.check(known, role, order_list)
+        return checking.check(known, role, order_list)
 
     def resolve(self, s, orders_by_role: dict, chance: Chance) -> Resolution:
         """Carry out the current window (mutates ``s``); missing roles sent nothing (NMR)."""

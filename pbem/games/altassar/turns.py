@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from pbem.engine.ruleset import PUBLIC, Event, Problem, Resolution, Window
 
-from . import combat, movement
-from .data import CONFEDERATION_KINDS, PRISONER_KINDS, Rules
-from .state import CONFEDERATION, ROLES, SPIKUS, SPIKUS_PREFIX, State, prisoner
+from . import attrition, combat, movement, victory
+from .data import CONFEDERATION_KINDS, Rules
+from .state import CONFEDERATION, ROLES, SPIKUS, SPIKUS_PREFIX, State
+
 
 STANDING = {CONFEDERATION: ("evasion", "escape", "losses"),
             SPIKUS: ("retreat", "renewal", "losses")}
 """Standing orders each role may send in any window (kept until changed)."""
-
 VERBS = {
     "breakout": {CONFEDERATION: ("move",) + STANDING[CONFEDERATION]},
     "posts": {SPIKUS: ("post",) + STANDING[SPIKUS]},
@@ -237,7 +237,7 @@ def start_of_movement(s: State, orders: list, chance, events: list, problems: li
                 rec["stun_end"] = None
                 movement.expire(s, m, ("stun",), events)
         if s.options.get("escort") == "yes" and chance is not None:
-            escape_rolls(s, chance, events)
+            attrition.escape_rolls(s, chance, events)
     attrition_mode = s.options.get("attrition", "standard")
     if p == SPIKUS and attrition_mode in ("standard", "both") \
             and s.turn >= s.rules["attrition_from"]:
@@ -251,103 +251,15 @@ def start_of_movement(s: State, orders: list, chance, events: list, problems: li
                                         f"{u} is not a Spikus soldier in play"))
             elif pick is None:
                 pick = u
-        lose_soldier(s, pick, "attrition (11.1)", events)
+        attrition.lose_soldier(s, pick, "attrition (11.1)", events)
     if attrition_mode in ("alternate", "both") and chance is not None:
         a = chance.public.roll(6, f"alternate attrition for the {p}, first die")
         b = chance.public.roll(6, f"alternate attrition for the {p}, second die")
         if a + b == s.rules["alternate_attrition_roll"]:
             if p == SPIKUS:
-                lose_soldier(s, None, "alternate attrition (21.1)", events)
+                attrition.lose_soldier(s, None, "alternate attrition (21.1)", events)
             else:
-                lose_prisoner(s, events)
-
-
-def _alive_markers(s: State) -> list:
-    return [r["hex"] for r in s.markers.values() if r["where"] == "map"]
-
-
-def lose_soldier(s: State, pick: str | None, why: str, events: list) -> None:
-    """Remove one soldier (11.1, 21.1): ``pick``, else the first of the standing ``losses``
-    list still in play, else the soldier farthest from every Confederation counter (then by
-    id). No victory points and no Renewal (11.1, 11.2)."""
-    soldiers = [u for u, r in sorted(s.spikus.items()) if r["kind"] == "soldier"
-                and r["where"] in ("map", "box")]
-    if not soldiers:
-        return
-    if pick not in soldiers:
-        pick = next((u for u in s.standing.get(SPIKUS, {}).get("losses", []) if u in soldiers), None)
-    if pick is None:
-        foes = _alive_markers(s)
-
-        def far(u):
-            h = s.spikus[u]["hex"]
-            if h is None or not foes:
-                return 999
-            return min(s.hexmap.distance(h, f) for f in foes)
-        pick = max(soldiers, key=lambda u: (far(u), u))
-    r = s.spikus[pick]
-    held = r.get("escorting")
-    r["where"], r["escorting"] = "lost", None
-    for n, net in s.spikus.items():
-        if net.get("carrier") == pick:
-            net["carrier"] = None
-    events.append(Event("attrition", f"{pick} is removed by {why}.", (PUBLIC,), {"unit": pick}))
-    if held:
-        m = s.markers[held]
-        m["where"], m["carrier"] = "map", None
-        m["exposed"].pop("captive", None)
-        movement.show(s, held, "combat", s.pt + 1, "is left unguarded", events)
-
-
-def lose_prisoner(s: State, events: list) -> None:
-    """The Confederation loses one prisoner (21.1 Alternate Attrition): the first of its
-    standing ``losses`` list still on the map, else the prisoner farthest from the exit edge
-    (then by name). No victory points."""
-    alive = [n for n, u in sorted(s.units.items()) if prisoner(u["kind"])
-             and s.markers[u["marker"]]["where"] == "map"]
-    if not alive:
-        return
-    pick = next((n for n in s.standing.get(CONFEDERATION, {}).get("losses", []) if n in alive), None)
-    if pick is None:
-        exit_ = s.hexmap.group("exit")
-
-        def far(n):
-            h = s.markers[s.units[n]["marker"]]["hex"]
-            return min(s.hexmap.distance(h, e) for e in exit_)
-        pick = max(alive, key=lambda n: (far(n), n))
-    m = s.units[pick]["marker"]
-    rec = s.markers[m]
-    rec["where"], rec["kind"], rec["exposed"] = "lost", s.units[pick]["kind"], {}
-    events.append(Event("attrition", f"Counter {m} at {rec['hex']}, a prisoner, is lost to "
-                        "alternate attrition (21.1).", (PUBLIC,), {"marker": m}))
-
-
-def escape_rolls(s: State, chance, events: list) -> None:
-    """Escorted prisoners may try to escape (21.1 Escorting Prisoners): 1 shot, 6 escapes and
-    is unarmed for the rest of the game; not prisoners in Recovery Wagons."""
-    if s.standing.get(CONFEDERATION, {}).get("escape", "always") != "always":
-        return
-    for u, r in sorted(s.spikus.items()):
-        m = r.get("escorting")
-        if not m or r["kind"] != "soldier":
-            continue
-        h = r["hex"]
-        die = chance.public.roll(6, f"escape roll for the prisoner escorted at {h}")
-        rec = s.markers[m]
-        if die == s.rules["escort_shot"]:
-            rec["where"], rec["carrier"], rec["exposed"] = "lost", None, {}
-            r["escorting"] = None
-            events.append(Event("escape", f"Prisoner {m} is shot trying to escape at {h} "
-                                "(21.1).", (PUBLIC,), {"marker": m, "die": die}))
-        elif die == s.rules["escort_escape"]:
-            rec["where"], rec["carrier"] = "map", None
-            rec["exposed"].pop("captive", None)
-            rec["exposed"]["escape"] = None
-            r["escorting"] = None
-            s.units[s.unit_at_marker(m)]["unarmed"] = True
-            events.append(Event("escape", f"Prisoner {m} escapes at {h}: it moves face up "
-                                "until no soldier is next to it, and is unarmed (21.1).",
-                                (PUBLIC,), {"marker": m, "die": die}))
+                attrition.lose_prisoner(s, events)
 
 
 def movement_phase(s: State, side: str, orders: list, events: list, problems: list) -> None:
@@ -544,7 +456,7 @@ def end_player_turn(s: State, events: list) -> None:
             r["netted"] = None
     on_map = [m for m, r in s.markers.items() if r["where"] in ("map", "captive")]
     if s.turn >= s.rules["turns"] or not on_map:
-        finish(s, events, "twelve Game Turns are over (2.1, 20.0)" if on_map
+        victory.finish(s, events, "twelve Game Turns are over (2.1, 20.0)" if on_map
                else "no Confederation counter is left on the map")
         return
     s.turn += 1
@@ -558,97 +470,4 @@ def _track(s: State) -> str:
     return track[min(s.turn, len(track)) - 1] if track else "0101"
 
 
-def scores(s: State) -> dict:
-    """Victory points (20.0) of both sides from the full state, with the counts behind them."""
-    v = s.rules.victory
-    conf = {"soldiers": 0, "other": 0, "exited": 0}
-    for r in s.spikus.values():
-        if r["where"] == "eliminated":
-            conf["soldiers" if r["kind"] == "soldier" else "other"] += 1
-    sp = {"on_map": 0, "eliminated": 0, "returned": 0}
-    for name, u in s.units.items():
-        if not prisoner(u["kind"]):
-            continue
-        where = s.markers[u["marker"]]["where"]
-        if where == "exited":
-            conf["exited"] += 1
-        elif where in ("map", "captive"):
-            sp["on_map"] += 1
-        elif where == "eliminated":
-            sp["eliminated"] += 1
-        elif where == "returned":
-            sp["returned"] += 1
-    return {
-        CONFEDERATION: conf["soldiers"] * v["soldier"] + conf["other"] * v["spikus_unit"]
-        + conf["exited"] * v["exited"],
-        SPIKUS: sp["on_map"] * v["on_map"] + sp["eliminated"] * v["prisoner_eliminated"]
-        + sp["returned"] * v["returned"],
-        "counts": {CONFEDERATION: conf, SPIKUS: sp},
-    }
-
-
-def finish(s: State, events: list, reason: str) -> None:
-    """End the game: victory points (20.0; equal totals go to the Spikus) and everything
-    hidden made public."""
-    sc = scores(s)
-    c, p = sc[CONFEDERATION], sc[SPIKUS]
-    winner = CONFEDERATION if c > p else SPIKUS
-    s.outcome = {"scores": {CONFEDERATION: c, SPIKUS: p}, "winners": [winner],
-                 "reason": reason + (" — equal points go to the Spikus (20.0)" if c == p else "")}
-    s.reveal = {"units": {n: dict(u) for n, u in s.units.items()}, "dealt": dict(s.dealt),
-                "counts": sc["counts"]}
-    s.stage = "over"
-    events.append(Event("game-over", f"The game is over: {reason}. Victory points (20.0): "
-                        f"Confederation {c}, Spikus {p}; the {winner.title()} player wins.",
-                        (PUBLIC,), {"scores": s.outcome["scores"], "winner": winner,
-                                    "counts": sc["counts"]}))
-
-
-# -- checking orders against what the sender knows -----------------------------------------
-def check(known: State, role: str, orders: list) -> list:
-    """Problems with ``role``'s orders, found by playing them on ``known`` (a partial state
-    built from what the role knows: README.md, "Checking orders")."""
-    problems: list = []
-    scratch: list = []
-    standing_orders(known, role, orders, problems)
-    if known.stage == "breakout" and role == CONFEDERATION:
-        breakout(known, orders, scratch, problems)
-    elif known.stage == "posts" and role == SPIKUS:
-        posts(known, orders, scratch, problems)
-    elif known.stage == "movement" and role == known.phasing:
-        start_of_movement(known, orders, None, scratch, problems)
-        movement_phase(known, role, orders, scratch, problems)
-        end_of_movement(known)
-        _check_attacks(known, role, orders, problems)
-    elif known.stage == "combat" and role == known.phasing:
-        _check_attacks(known, role, orders, problems)
-    elif known.stage == "evasion" and role == CONFEDERATION:
-        ask = (known.pending or {}).get("ask", [])
-        for o in orders:
-            if o.verb == "evade":
-                t = o.args["target"]
-                h = t if t in known.hexmap else (
-                    known.markers[known.units[t]["marker"]]["hex"] if t in known.units else None)
-                if h not in ask:
-                    problems.append(Problem(o.line, o.text, RULE["evade"],
-                                            f"{t} is not a face-down counter under attack: "
-                                            f"expected one of {', '.join(ask)}"))
-    return problems
-
-
-def _check_attacks(known: State, role: str, orders: list, problems: list) -> None:
-    """Check the attack orders in turn, each unit and target used once (7.13)."""
-    for o in orders:
-        if o.verb != "attack":
-            continue
-        why = combat.attack_problem(known, role, o.args["target"], o.args["units"])
-        if why:
-            problems.append(Problem(o.line, o.text, RULE["attack"], why))
-            continue
-        th = combat.target_hex(known, role, o.args["target"])
-        known.attacked.extend([th] if role == SPIKUS
-                              else combat.defenders(known, role, o.args["target"]))
-        known.fired.extend(known.public_id(u) for u in o.args["units"])
-
-
-__all__ = ["setup", "window", "resolve", "check", "scores", "finish", "PRISONER_KINDS"]
+__all__ = ["setup", "window", "resolve"]

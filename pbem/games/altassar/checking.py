@@ -1,0 +1,58 @@
+"""Checking a role's orders against what that role knows (README.md, "Checking orders"): the
+orders are played on a partial state built from the public part and the role's own secret part,
+so a check can never use, or reveal, the other side's secrets."""
+
+from __future__ import annotations
+
+from pbem.engine.ruleset import Problem
+
+from . import combat
+from .state import CONFEDERATION, SPIKUS, State
+from .turns import (RULE, breakout, end_of_movement, movement_phase, posts, standing_orders,
+                    start_of_movement)
+
+
+def check(known: State, role: str, orders: list) -> list:
+    """Problems with ``role``'s orders, found by playing them on ``known`` (a partial state
+    built from what the role knows: README.md, "Checking orders")."""
+    problems: list = []
+    scratch: list = []
+    standing_orders(known, role, orders, problems)
+    if known.stage == "breakout" and role == CONFEDERATION:
+        breakout(known, orders, scratch, problems)
+    elif known.stage == "posts" and role == SPIKUS:
+        posts(known, orders, scratch, problems)
+    elif known.stage == "movement" and role == known.phasing:
+        start_of_movement(known, orders, None, scratch, problems)
+        movement_phase(known, role, orders, scratch, problems)
+        end_of_movement(known)
+        _check_attacks(known, role, orders, problems)
+    elif known.stage == "combat" and role == known.phasing:
+        _check_attacks(known, role, orders, problems)
+    elif known.stage == "evasion" and role == CONFEDERATION:
+        ask = (known.pending or {}).get("ask", [])
+        for o in orders:
+            if o.verb == "evade":
+                t = o.args["target"]
+                h = t if t in known.hexmap else (
+                    known.markers[known.units[t]["marker"]]["hex"] if t in known.units else None)
+                if h not in ask:
+                    problems.append(Problem(o.line, o.text, RULE["evade"],
+                                            f"{t} is not a face-down counter under attack: "
+                                            f"expected one of {', '.join(ask)}"))
+    return problems
+
+
+def _check_attacks(known: State, role: str, orders: list, problems: list) -> None:
+    """Check the attack orders in turn, each unit and target used once (7.13)."""
+    for o in orders:
+        if o.verb != "attack":
+            continue
+        why = combat.attack_problem(known, role, o.args["target"], o.args["units"])
+        if why:
+            problems.append(Problem(o.line, o.text, RULE["attack"], why))
+            continue
+        th = combat.target_hex(known, role, o.args["target"])
+        known.attacked.extend([th] if role == SPIKUS
+                              else combat.defenders(known, role, o.args["target"]))
+        known.fired.extend(known.public_id(u) for u in o.args["units"])
