@@ -24,6 +24,8 @@ def check(known: State, role: str, orders: list) -> list:
         posts(known, orders, scratch, problems)
     elif known.stage == "movement" and role == known.phasing:
         start_of_movement(known, orders, None, scratch, problems)
+        if role == CONFEDERATION:
+            _assume_escapes(known)
         movement_phase(known, role, orders, scratch, problems)
         end_of_movement(known)
         _check_attacks(known, role, orders, problems)
@@ -56,3 +58,16 @@ def _check_attacks(known: State, role: str, orders: list, problems: list) -> Non
         known.attacked.extend([th] if role == SPIKUS
                               else combat.defenders(known, role, o.args["target"]))
         known.fired.extend(known.public_id(u) for u in o.args["units"])
+
+
+def _assume_escapes(known: State) -> None:
+    """Orders for an escorted prisoner are checked as if its escape roll succeeds (21.1): the
+    roll comes only when the window resolves, and a move for a prisoner still held then is
+    refused and reported."""
+    if known.options.get("escort") != "yes" \
+            or known.standing.get(CONFEDERATION, {}).get("escape", "always") != "always":
+        return
+    for rec in known.markers.values():
+        carrier = rec.get("carrier")
+        if rec["where"] == "captive" and carrier and known.spikus[carrier]["kind"] == "soldier":
+            rec["where"], rec["carrier"] = "map", None
