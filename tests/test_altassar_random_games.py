@@ -91,11 +91,13 @@ def check_invariants(state) -> None:
     (0, {}), (1, {"attrition": "alternate"}), (2, {"escort": "yes", "attrition": "both"}),
     (3, {}), (4, {"escort": "yes"}),
 ])
-def test_random_altassar_game_keeps_the_confederation_secrets(referee, clock, seed, options):
+def test_random_altassar_game_keeps_the_confederation_secrets(referee, clock, seed, options,
+                                                               monkeypatch):
     game_id = f"ra{seed}"
     players = new_game(referee, "altassar", ROLES, game_id, options=options)
     rng = random.Random(seed)
-    seen = {"reports": 0, "flights": 0}
+    seen = {"reports": 0, "flights": 0, "evasions": 0}
+    watch_flights(monkeypatch, seen)
 
     def after(resolved):
         state = full_state(referee, game_id)
@@ -128,7 +130,35 @@ def test_random_altassar_game_keeps_the_confederation_secrets(referee, clock, se
     report = verify_log(referee.log_lines(game_id))
     assert report.ok, report.errors
     assert report.hidden_pending == 0
-    assert seen["reports"] > 0
+    assert seen["reports"] > 0 and seen["evasions"] > 0
+    if seed == 1:  # a guard that the Flight case is exercised (this game has swaps)
+        assert seen["flights"] > 0
+
+
+def watch_flights(monkeypatch, seen: dict) -> None:
+    """THE FLIGHT CASE (9.2; issue 3): around every evasion the game carries out, the Spikus
+    view after it must equal the view before it (a successful swap changes only who is under
+    which marker), and what the Spikus may see of it must be the declaration alone, whatever
+    the outcome (success with a swap, failure, a dummy that cannot evade)."""
+    from pbem.games.altassar import combat
+    from pbem.games.altassar.state import view
+
+    real = combat.evade
+
+    def evade(s, marker, how, to, chance, events):
+        before = view(s, "spikus")
+        under = s.unit_at_marker(marker)
+        n = len(events)
+        out = real(s, marker, how, to, chance, events)
+        assert view(s, "spikus") == before, "an evasion changed what the Spikus player sees"
+        shown = [e for e in events[n:] if e.visible_to("spikus")]
+        assert [e.kind for e in shown] == ["evasion"], [e.text for e in shown]
+        seen["evasions"] += 1
+        if s.unit_at_marker(marker) != under:
+            seen["flights"] += 1
+        return out
+
+    monkeypatch.setattr(combat, "evade", evade)
 
 
 def test_the_leak_finder_can_fail():
