@@ -351,6 +351,8 @@ def _judge_orders(batch: _Batch, msg: ReadMessage, ex, signed, now) -> Verdict:
     body = "\n".join(text.split("\n")[header.body_line - 1:])
     orders, problems = rs.parse(header.role, w, body, header.body_line)
     problems = list(problems) + list(rs.check(g.ctx.state, header.role, orders))
+    # in the order of the lines they are about (problems of the whole set last); stable
+    problems.sort(key=lambda p: (p.line is None, p.line or 0))
 
     payload = json.dumps({"text": text, "problems": [p.to_json() for p in problems]}).encode()
     row = {"game_id": game.id, "phase_seq": g.phase.seq, "role": header.role,

@@ -47,22 +47,21 @@ def lose_soldier(s: State, pick: str | None, why: str, events: list) -> None:
         movement.show(s, held, "combat", s.pt + 1, "is left unguarded", events)
 
 
-def lose_prisoner(s: State, events: list) -> None:
+def lose_prisoner(s: State, chance, events: list) -> None:
     """The Confederation loses one prisoner (21.1 Alternate Attrition): the first of its
-    standing ``losses`` list still on the map, else the prisoner farthest from the exit edge
-    (then by name). No victory points."""
-    alive = [n for n, u in sorted(s.units.items()) if prisoner(u["kind"])
-             and s.markers[u["marker"]]["where"] == "map"]
+    standing ``losses`` list still on the map, else one drawn on the hidden dice stream. A
+    default that depended on where the prisoners stand (say, the farthest from the exit) would
+    tell the Spikus player that the face-down counters beyond the lost one are dummies; a
+    hidden draw tells nothing and is checked at the end. No victory points."""
+    alive = sorted((n for n, u in s.units.items() if prisoner(u["kind"])
+                    and s.markers[u["marker"]]["where"] == "map"),
+                   key=lambda n: s.units[n]["marker"])
     if not alive:
         return
     pick = next((n for n in s.standing.get(CONFEDERATION, {}).get("losses", []) if n in alive), None)
     if pick is None:
-        exit_ = s.hexmap.group("exit")
-
-        def far(n):
-            h = s.markers[s.units[n]["marker"]]["hex"]
-            return min(s.hexmap.distance(h, e) for e in exit_)
-        pick = max(alive, key=lambda n: (far(n), n))
+        pick = alive[chance.hidden.roll(len(alive), "the prisoner lost to alternate attrition")
+                     - 1] if len(alive) > 1 else alive[0]
     m = s.units[pick]["marker"]
     rec = s.markers[m]
     rec["where"], rec["kind"], rec["exposed"] = "lost", s.units[pick]["kind"], {}

@@ -29,6 +29,11 @@ def check(known: State, role: str, orders: list) -> list:
         movement_phase(known, role, orders, scratch, problems)
         end_of_movement(known)
         _check_attacks(known, role, orders, problems)
+        if any(o.verb == "attack" for o in orders):
+            problems.extend(Problem(o.line, o.text, RULE["combat"], "attacks are sent with the "
+                                    "movement orders here, so no separate combat window opens: "
+                                    "send either attacks or 'combat later'")
+                            for o in orders if o.verb == "combat")
     elif known.stage == "combat" and role == known.phasing:
         _check_attacks(known, role, orders, problems)
     elif known.stage == "evasion" and role == CONFEDERATION:
@@ -40,9 +45,36 @@ def check(known: State, role: str, orders: list) -> list:
                     known.markers[known.units[t]["marker"]]["hex"] if t in known.units else None)
                 if h not in ask:
                     problems.append(Problem(o.line, o.text, RULE["evade"],
-                                            f"{t} is not a face-down counter under attack: "
+                                            f"{t} is not a counter under attack that may evade: "
                                             f"expected one of {', '.join(ask)}"))
+                elif o.args["to"] is not None:
+                    why = _flight_partner_problem(known, h, o.args["to"])
+                    if why:
+                        problems.append(Problem(o.line, o.text, RULE["evade"], why))
     return problems
+
+
+def _flight_partner_problem(known: State, h: str, to: str) -> str | None:
+    """Why the Confederation may not name ``to`` (a hex or its unit) as the dummy to trade
+    places with by Flight from ``h`` (9.2), or None."""
+    from .combat import flight_dummies
+
+    marker = known.markers_at(h)[0]
+    if to in known.units:
+        to_marker = known.units[to]["marker"]
+    else:
+        here = known.markers_at(to) if to in known.hexmap else []
+        if not here:
+            return f"{to} holds none of your counters: Flight trades places with a dummy (9.2)"
+        to_marker = here[0]
+    if to_marker not in flight_dummies(known, marker):
+        name = known.unit_at_marker(to_marker)
+        kind = known.units[name]["kind"] if name else "?"
+        if kind != "dummy":
+            return f"{to} is {name}, not a dummy: Flight trades places with a dummy (9.2)"
+        return (f"{name} cannot take the place of the counter at {h}: a dummy within "
+                f"{known.rules['flight_range']} hexes, face down when the prisoner is (9.2)")
+    return None
 
 
 def _check_attacks(known: State, role: str, orders: list, problems: list) -> None:

@@ -91,6 +91,8 @@ def attack_problem(s: State, side: str, target: str, units: list) -> str | None:
         return f"{target}: the Spikus attack a hex (the counters there are face down)"
     th = target_hex(s, side, target)
     if th is None:
+        if side == CONFEDERATION and target in s.spikus:
+            return f"{target} is not on the map"
         return f"{target} is not a hex of the map or a Spikus unit"
     defending = defenders(s, side, target)
     if not defending:
@@ -152,22 +154,32 @@ def evasion_rating(s: State, kind: str, h: str) -> int:
 
 
 # -- the evasion step (9.0) -----------------------------------------------------------------
+EVADE_WHILE = frozenset(("signal", "escape"))
+"""Exposures that do not forbid evasion: 9.5 forbids it only to a counter exposed by combat
+(EX, ST, its own fire: 7.36, 5.22) and 14.6 to one caught by a Trip Net this turn; a counter
+face up by a Signal Post (13.2) or after escaping an escort (21.1) may evade."""
+
+
 def may_evade(s: State, marker: str) -> bool:
     """True when the counter under ``marker`` may be offered evasion, judged only on public
-    facts (so that offering it reveals nothing): face down (9.5) and not caught by a Trip Net
-    this turn (14.6). Dummies never actually evade (15.2)."""
+    facts (so that offering it reveals nothing): on the map, exposed by nothing but
+    :data:`EVADE_WHILE` (9.5), and not caught by a Trip Net this turn (14.6). Dummies never
+    actually evade (15.2)."""
     rec = s.markers[marker]
-    return not rec["exposed"] and rec.get("netted") != s.turn and rec["where"] == "map"
+    return (rec["where"] == "map" and rec.get("netted") != s.turn
+            and set(rec["exposed"]) <= EVADE_WHILE)
 
 
 def flight_dummies(s: State, marker: str) -> list:
-    """Face-down dummies within the flight range of ``marker`` (9.2), nearest first, then by
-    hex: the markers a successful Flight may swap with. Only face-down ones, so that the swap
-    is invisible to the Spikus player."""
+    """Dummies within the flight range of ``marker`` (9.2), nearest first, then by hex: the
+    markers a successful Flight may swap with. For a face-down prisoner only face-down dummies,
+    so that the swap stays invisible to the Spikus player ("must turn his head"); a prisoner
+    already face up (13.2, 21.1) is seen wherever it goes, so any dummy will do."""
     h = s.markers[marker]["hex"]
+    hidden = not s.markers[marker]["exposed"]
     out = []
     for m, rec in s.markers.items():
-        if m == marker or rec["where"] != "map" or rec["exposed"]:
+        if m == marker or rec["where"] != "map" or (hidden and rec["exposed"]):
             continue
         if s.kind_of_marker(m) != "dummy":
             continue
@@ -222,17 +234,27 @@ def evade(s: State, marker: str, how: str, to: str | None, chance, events: list)
         other = choices[0]
     if other is None:
         events.append(Event("flight", f"Flight for {name} at {h}: die {die} is within its "
-                            f"Evasion Rating {rating}, but no face-down dummy is within "
+                            f"Evasion Rating {rating}, but no dummy it may trade with is within "
                             f"{s.rules['flight_range']} hexes: combat follows (9.2).",
                             (CONFEDERATION,), {"unit": name, "die": die, "rating": rating}))
         return 0
     dummy = s.unit_at_marker(other)
-    s.units[name]["marker"], s.units[dummy]["marker"] = other, marker
+    there = s.markers[other]["hex"]
+    if rec["exposed"]:
+        # a face-up prisoner is seen to go: the two counters trade hexes in public (9.2)
+        rec["hex"], s.markers[other]["hex"] = there, h
+        events.append(Event("flight-seen", f"Counter {marker}, face up, trades places with "
+                            f"counter {other} by Flight: {marker} is now at {there}, {other} at "
+                            f"{h} (9.2).", (PUBLIC,), {"marker": marker, "other": other,
+                                                      "from": h, "to": there}))
+    else:
+        # a face-down one is not: only who is under which marker changes (README.md)
+        s.units[name]["marker"], s.units[dummy]["marker"] = other, marker
     events.append(Event("flight", f"Flight for {name} at {h}: die {die} is within its Evasion "
                         f"Rating {rating}: it trades places with {dummy} at "
-                        f"{s.markers[other]['hex']}; the attack falls on the dummy (9.2).",
+                        f"{there}; the attack falls on the dummy (9.2).",
                         (CONFEDERATION,), {"unit": name, "die": die, "rating": rating,
-                                           "dummy": dummy, "to": s.markers[other]["hex"]}))
+                                           "dummy": dummy, "to": there}))
     return 0
 
 
@@ -263,6 +285,7 @@ def resolve_attack(s: State, side: str, target: str, units: list, chance, events
     modifier = 0
     if side == SPIKUS and evasion is not None:
         modifier = evade(s, defending[0], evasion[0], evasion[1], chance, events)
+        defending = defenders(s, side, target)  # a face-up prisoner's Flight moved it away
     attack = sum(s.value(_kind(s, side, u), "attack") for u in units)
     bonus = s.rules["adjacent_bonus"] if not ranged else 0
     kinds = [_def_kind(s, side, d) for d in defending]
@@ -273,7 +296,8 @@ def resolve_attack(s: State, side: str, target: str, units: list, chance, events
     detail = (f"attack {attack}" + (f" +{bonus} adjacent only (7.43)" if bonus else "")
               + f" against defense {defense}; terrain {s.terrain(th)}: {shift_text(shift)}; "
               + look.explain())
-    secret_defender = side == SPIKUS
+    # the odds on a face-down counter would tell its strength; on a face-up one they are public
+    secret_defender = side == SPIKUS and not s.markers[defending[0]]["exposed"]
     result = look.result
     if secret_defender:
         events.append(Event("combat", f"Attack on {th} (odds for the Confederation only, "
@@ -310,8 +334,11 @@ def apply_result(s: State, side: str, foe: str, th: str, defending: list, adjace
         events.append(Event("no-effect", f"No effect at {th} (7.7).", (PUBLIC,), {"hex": th}))
         return
     if result == "AE":
-        for u in adjacent:
-            eliminate(s, side, u, "the attacker is eliminated (AE, 7.7)", chance, events)
+        corpses = [eliminate(s, side, u, "the attacker is eliminated (AE, 7.7)", chance,
+                             events, renew=False) for u in adjacent]
+        for h in corpses:
+            if h is not None:
+                renewal(s, h, None, events)
         if not adjacent:
             events.append(Event("no-effect", f"AE at {th}: only ranged fire took part, which "
                                 "suffers no result (7.35).", (PUBLIC,), {"hex": th}))

@@ -63,6 +63,9 @@ def _merge(base: dict, house: Any, path: str) -> None:
             raise DataError(f"house rules: unknown key {where!r}: expected one of "
                             f"{', '.join(sorted(base))}")
         entry = base[key]
+        if path == "crt" and key == "rows":
+            _merge_rows(base, value)
+            continue
         if isinstance(entry, dict) and "value" in entry and "source" in entry:
             if isinstance(value, dict):
                 _merge(entry, value, where)
@@ -73,7 +76,7 @@ def _merge(base: dict, house: Any, path: str) -> None:
                 entry["source"] = HOUSE_SOURCE
         elif isinstance(entry, dict) and isinstance(value, dict):
             _merge(entry, value, where)
-            if "source" in entry and "source" not in value:
+            if value and "source" in entry and "source" not in value:
                 if "sources" in entry:  # a counter row: mark the values changed
                     for name in value:
                         if name in VALUES:
@@ -84,6 +87,25 @@ def _merge(base: dict, house: Any, path: str) -> None:
             base[key] = value
             if path and "source" in base and key != "source" and "sources" not in base:
                 base["source"] = HOUSE_SOURCE
+
+
+def _merge_rows(crt: dict, rows: Any) -> None:
+    """House-rule CRT rows replace the rows with the same ``die`` (and add new ones); the
+    others stay, with their sources. A row's source is ``house rules`` unless it gives one."""
+    if not isinstance(rows, list) or not all(isinstance(r, dict) and "die" in r for r in rows):
+        raise DataError(f"house rules: crt.rows = {rows!r}: expected a list of rows "
+                        "{ die = N, results = [...] }")
+    by_die = {r["die"]: r for r in crt["rows"]}
+    for r in rows:
+        by_die[r["die"]] = dict(r, source=r.get("source", HOUSE_SOURCE))
+    crt["rows"] = [by_die[d] for d in sorted(
+        by_die, key=lambda d: (0, d, "") if _is_int(d) else (1, 0, str(d)))]  # bad dice: checked later
+
+
+_MINIMUM = {"turns": 1, "breakout_factor": 1, "signal_hide": 1, "net_range": 1,
+            "retreat_hexes": 1, "renewal_soldiers": 0, "alternate_attrition_roll": 2,
+            "escort_shot": 1, "escort_escape": 1}
+"""The smallest value each rule number may take (house rules: ``turns = 0`` makes no game)."""
 
 
 def _is_int(v: Any) -> bool:
@@ -165,8 +187,9 @@ def check_data(data: dict, origin: str = "data.toml") -> None:
             if key == "net_restrains":
                 if not isinstance(v, bool):
                     fail(f"{path}.value", v, "expected true or false")
-            elif not _is_int(v) or not 0 <= v <= 99:
-                fail(f"{path}.value", v, "expected a whole number from 0 to 99")
+            elif not _is_int(v) or not _MINIMUM.get(key, 0) <= v <= 99:
+                fail(f"{path}.value", v, f"expected a whole number from {_MINIMUM.get(key, 0)} "
+                     "to 99")
     for key in _RULES:
         if key not in data["rules"]:
             fail(f"rules.{key}", None, "missing")

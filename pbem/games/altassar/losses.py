@@ -10,10 +10,12 @@ from .state import CONFEDERATION, SPIKUS, State
 
 
 def eliminate(s: State, side: str, unit: str, why: str, chance, events: list,
-              hex_: str | None = None) -> None:
+              hex_: str | None = None, renew: bool = True) -> str | None:
     """Eliminate ``unit`` of ``side`` as a result of combat (it counts for victory, 20.0) and
     check Renewal (10.1) for a prisoner or a soldier. ``hex_`` overrides where it died (the
-    last hex of a failed retreat, 8.2)."""
+    last hex of a failed retreat, 8.2). Returns the hex of a corpse due for Renewal (None for
+    other units); with ``renew`` False the caller runs :func:`renewal` itself (after an AE
+    has eliminated every attacker, so that none of them is drawn to a corpse)."""
     if side == CONFEDERATION:
         marker = s.units[unit]["marker"]
         rec = s.markers[marker]
@@ -25,8 +27,9 @@ def eliminate(s: State, side: str, unit: str, why: str, chance, events: list,
         events.append(Event("eliminated", f"Counter {marker} at {h}, a "
                             f"{s.rules.units[rec['kind']]['name']}, is {why}.", (PUBLIC,),
                             {"marker": marker, "hex": h, "kind": rec["kind"]}))
-        renewal(s, h, None, events)
-        return
+        if renew:
+            renewal(s, h, None, events)
+        return h
     rec = s.spikus[unit]
     h = hex_ or rec["hex"]
     rec["where"], rec["hex"] = "eliminated", h
@@ -46,21 +49,25 @@ def eliminate(s: State, side: str, unit: str, why: str, chance, events: list,
         rec["escorting"] = None
         events.append(Event("freed", f"Prisoner {held} at {h} is freed and returns to normal "
                             "play (18.6).", (PUBLIC,), {"marker": held, "hex": h}))
-    if rec["kind"] == "soldier":
+    if rec["kind"] != "soldier":
+        return None
+    if renew:
         renewal(s, h, unit, events)
+    return h
 
 
 def renewal(s: State, h: str, dead: str | None, events: list) -> None:
     """Renewal (10.0): up to two soldiers within three hexes of the corpse at ``h`` are placed
     on it; they may not move or attack in the following Spikus Player Turn (10.1). The Spikus
     player's standing ``renewal`` list says which when more are in range (10.4); by default
-    the nearest, then by id."""
+    the nearest, then by id. Not drawn: soldiers already feeding, soldiers escorting a
+    prisoner (21.1), and stunned soldiers, which "must remain in place" (7.7)."""
     reach = s.rules["renewal_range"]
     cands = []
     for u, r in s.spikus.items():
         if u == dead or r["kind"] != "soldier" or r["where"] != "map" or r.get("feed_end"):
             continue
-        if r.get("escorting"):
+        if r.get("escorting") or r.get("stun_end") is not None:
             continue
         d = s.hexmap.distance(r["hex"], h)
         if d <= reach:

@@ -18,6 +18,9 @@ from .data import TERRAINS
 
 STAND_IN_SOURCE = "pbem/games/altassar/map.toml (stand-in)"
 
+GROUPS = ("prison", "exit", "turn-track")
+"""The groups a map may name (module docstring); any other is a typing error."""
+
 
 def stand_in_text() -> str:
     """The text of the stand-in map shipped with the ruleset."""
@@ -44,6 +47,10 @@ def check_map(hexmap: HexMap, data: dict) -> None:
         if t not in TERRAINS:
             fail(f"terrain {t!r} is not one of the Terrain Effects Chart (5.31): expected "
                  f"{', '.join(TERRAINS)}")
+    for g in hexmap.groups():
+        if g not in GROUPS:
+            fail(f"unknown group {g!r}: expected {', '.join(GROUPS)} (docs/maps.md, Escape from "
+                 "Altassar)")
     for g in ("prison", "exit"):
         if not hexmap.has_group(g) or not hexmap.group(g):
             fail(f"the map needs a [groups] {g} list (12.1, 20.0; docs/maps.md)")

@@ -68,14 +68,16 @@ def why_cannot_move(s: State, side: str, name: str) -> str | None:
         return f"{name} is held by a Trip Net and may not move this phase (14.4)"
     if kind == "tracker" and s.turn >= s.rules["tracker_fuel_turn"]:
         return f"Trackers are out of fuel from turn {s.rules['tracker_fuel_turn']} (17.3)"
-    if rec.get("escorting") and s.options.get("escort") != "yes":
-        return None
     return None
 
 
-def _can_capture(s: State, kind: str, h: str) -> bool:
-    """True when a ``kind`` Spikus unit may end its move on ``h`` to take its stunned prisoner
-    (a Recovery Wagon, 18.3; a soldier with the escort option, 21.1)."""
+def _can_capture(s: State, unit: str, h: str) -> bool:
+    """True when Spikus ``unit`` may end its move on ``h`` to take its stunned prisoner: a
+    Recovery Wagon (18.3) or, with the escort option, a soldier (21.1), holding no prisoner
+    yet (18.1: one prisoner each; 21.1: one soldier per prisoner)."""
+    kind = s.spikus[unit]["kind"]
+    if s.spikus[unit].get("escorting"):
+        return False
     if kind == "wagon" or (kind == "soldier" and s.options.get("escort") == "yes"):
         ms = s.markers_at(h)
         return len(ms) == 1 and s.markers[ms[0]].get("stun_end") is not None \
@@ -94,15 +96,21 @@ def plan_path(s: State, side: str, name: str, start: str, path: list, off: bool,
     kind = mover(s, side, name)[0]
     enemy = s.enemy_hexes(side)
     hm = s.hexmap
+    if path and path[0] == start:  # the route written from the unit's own hex
+        path = path[1:]
+        if not path and not off:
+            return f"{name} is at {start} already: name the hexes it enters"
     for h in path:
         if h not in hm:
             return f"hex {h} is off the map (5.21)"
+    if path and path[-1] in enemy and not (side == SPIKUS and _can_capture(s, name, path[-1])):
+        return f"{path[-1]} holds enemy units and may not be entered (5.2)"
 
     table = s.costs(kind)
     last = path[-1] if path else None
 
     def cost(a, b):
-        if b in enemy and not (b == last and side == SPIKUS and _can_capture(s, kind, b)):
+        if b in enemy and not (b == last and side == SPIKUS and _can_capture(s, name, b)):
             return None
         return table[b]
 
@@ -143,7 +151,10 @@ def stacking_problem(s: State, side: str, name: str, h: str) -> str | None:
         others = [m for m in s.markers_at(h) if m != s.units[name]["marker"]]
         if others:
             return f"{h} already holds a Confederation counter: units may not stack (6.1)"
-        return None
+        nets = ["trip-net" for u in s.spikus_at(h, kinds=("trip-net",))
+                if not s.spikus[u].get("carrier")]
+        why = s.rules.stacking.check(["confederation"] + nets) if nets else None
+        return f"ending in {h}: {why}" if why else None
     here = [u for u in s.spikus_at(h) if u != name]
     if kind == "drystal":
         if any(s.spikus[u]["kind"] == "drystal" for u in here):
@@ -260,9 +271,10 @@ def move_spikus(s: State, name: str, start: str, route: list, events: list) -> N
                         else f"{name} entered at {start}.", (PUBLIC,),
                         {"unit": name, "from": start, "path": route}))
     ms = s.markers_at(end)
-    if ms and _can_capture(s, rec["kind"], end):
+    if ms and _can_capture(s, name, end):
         m = ms[0]
         s.markers[m]["where"], s.markers[m]["carrier"] = "captive", name
+        s.markers[m]["exposed"].pop("stun", None)  # held now, no longer stunned (18.3)
         s.markers[m]["exposed"]["captive"] = None
         s.markers[m]["stun_end"] = None
         rec["escorting"] = m
@@ -339,18 +351,29 @@ def net_problem(s: State, net: str, direction: str, hexes: int | None) -> str | 
     return f"{net} would end in {end}: {why}" if why else None
 
 
-def breakout_stacking(s: State, order: list, events: list) -> None:
+def breakout_stacking(s: State, events: list) -> None:
     """Eliminate the Confederation units that break the stacking limit at the end of the
-    Breakout (12.2): in each hex the first unit to end its move there stays (units that did
-    not move come after those that did, in name order); the rest are lost."""
+    Breakout (12.2): in each overstacked hex one unit stays and the others are lost. Which one
+    stays must not depend on anything the Spikus player could tie to a race: the Confederation
+    player's standing ``losses`` list is eliminated first (in its order), then the counters by
+    marker, highest first; so the lowest marker not in the list stays (markers are dealt at
+    random, 12.1)."""
+    losses = [n for n in s.standing.get(CONFEDERATION, {}).get("losses", []) if n in s.units]
     by_hex: dict = {}
-    ranked = order + sorted(n for n in s.units if n not in order)
-    for name in ranked:
+    for name in s.units:
         rec = confed_record(s, name)
         if rec["where"] == "map":
             by_hex.setdefault(rec["hex"], []).append(name)
     for h, names in sorted(by_hex.items()):
-        for name in names[1:]:
+        if len(names) < 2:
+            continue
+        keep = sorted(names, key=lambda n: (losses.index(n) if n in losses else -1,
+                                            s.units[n]["marker"]))[0]
+        if keep in losses:  # every one is listed: the last listed stays
+            keep = max(names, key=losses.index)
+        for name in sorted(names, key=lambda n: s.units[n]["marker"]):
+            if name == keep:
+                continue
             m = s.units[name]["marker"]
             s.markers[m]["where"] = "lost"
             events.append(Event("breakout-loss", f"Counter {m} at {h} broke the stacking limit "

@@ -30,7 +30,7 @@ VERBS = {
     "retreat": "retreat UNIT HEX HEX HEX",
     "renewal": "renewal SOLDIER [SOLDIER ...]",
     "losses": "losses UNIT [UNIT ...]",
-    "escape": "escape UNIT | escape always|never",
+    "escape": "escape always|never",
 }
 """Every verb with its form, as quoted in problems and templates."""
 
@@ -172,10 +172,9 @@ def _parse_line(verb: str, toks: list) -> dict:
         return {"units": [_unit(t) for t in toks]}
     if verb == "escape":
         if n == 1 and toks[0] in ("always", "never"):
-            return {"policy": toks[0], "unit": None}
-        if n == 1:
-            return {"policy": None, "unit": _unit(toks[0])}
-        raise _Bad("expected: " + VERBS["escape"])
+            return {"policy": toks[0]}
+        raise _Bad("expected: " + VERBS["escape"] + " (a standing order for every escorted "
+                   "prisoner, 21.1)")
     raise _Bad("unknown verb")
 
 

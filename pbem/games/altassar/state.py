@@ -175,7 +175,7 @@ def public_part(s: State) -> dict:
         "seats": list(s.seats), "options": dict(s.options), "data": s.data,
         "map": s.hexmap.to_dict(), "stage": s.stage, "turn": s.turn, "phasing": s.phasing,
         "spikus": s.spikus, "markers": s.markers, "corpses": s.corpses, "pending": s.pending,
-        "attacked": list(s.attacked), "fired": list(s.fired), "moved": list(s.moved),
+        "attacked": list(s.attacked), "fired": list(s.fired), "moved": sorted(s.moved),
         "outcome": s.outcome, "reveal": s.reveal,
     }
 

@@ -179,26 +179,38 @@ def template(s, role: str) -> str:
         for name in sorted(s.units):
             lines.append(f"# move {name} from {prison[0]} to HEX")
     elif w.phase == "posts" and role == SPIKUS:
-        lines.append("# post HEX   (four Signal Posts, one per hex, 13.1)")
+        lines.append("# Signal Posts: one line 'post HEX' for each of the four, one per hex "
+                     "(13.1)")
         lines += ["# post HEX"] * 4
     elif w.phase == "evasion" and role == CONFEDERATION:
         for h in (s.pending or {}).get("ask", []):
-            lines.append(f"# evade {h} flight|camouflage|none")
+            lines.append(f"# evade {h} flight|camouflage|none   (flight may name the hex of "
+                         "the dummy to trade with)")
+    elif role in w.owed and s.stage == "combat":
+        lines.append("# attack HEX with UNIT ...   (Confederation: a hex or a Spikus unit id)")
+        lines += _attack_lines(s, role)
     elif role in w.owed:
         if role == SPIKUS:
             lines.append("# move UNIT [from PRISON-HEX] to HEX | launch NET DIRECTION [HEXES] "
                          "start|end | carry NET SOLDIER")
-            lines.append("# attack HEX with UNIT ... | combat later")
-            if s.turn >= s.rules["attrition_from"] and s.options.get("attrition", "standard") != "alternate":
+            lines.append("# attack HEX with UNIT ... | combat later (not both)")
+            if s.turn >= s.rules["attrition_from"] \
+                    and s.options.get("attrition", "standard") != "alternate":
                 lines.append("# attrition SOLDIER   (11.1; default: the soldier farthest from "
                              "every counter)")
+            prison = s.prison()
             for u, r in sorted(s.spikus.items()):
-                if r["where"] in ("map", "box") and r["kind"] not in ("signal-post", "trip-net"):
-                    where = r["hex"] or "the prison"
-                    lines.append(f"# move {u} to HEX   ({r['kind']} at {where})")
+                if r["where"] == "box" and r["kind"] == "trip-net":
+                    lines.append(f"# carry {u} SOLDIER   (in the prison: carried onto the map, "
+                                 "14.1)")
+                elif r["where"] == "box" and r["kind"] != "signal-post":
+                    lines.append(f"# move {u} from {prison[0]} to HEX   ({r['kind']} in the "
+                                 f"prison; enters from a prison hex: {', '.join(prison)})")
+                elif r["where"] == "map" and r["kind"] not in ("signal-post", "trip-net"):
+                    lines.append(f"# move {u} to HEX   ({r['kind']} at {r['hex']})")
         else:
             lines.append("# move UNIT to HEX [off] | attack HEX-or-UNIT with UNIT ... | "
-                         "combat later")
+                         "combat later (not both)")
             for name, u in sorted(s.units.items()):
                 r = s.markers[u["marker"]]
                 if r["where"] == "map":
@@ -207,3 +219,19 @@ def template(s, role: str) -> str:
         if role == CONFEDERATION else "retreat UNIT HEX HEX HEX; renewal SOLDIER ...; losses SOLDIER ..."
     lines.append(f"# standing orders: {std}")
     return "\n".join(lines) + "\n"
+
+
+def _attack_lines(s, role: str) -> list:
+    """One commented attack line per unit of ``role`` that may attack now."""
+    from .combat import why_cannot_attack
+
+    out = []
+    if role == SPIKUS:
+        for u, r in sorted(s.spikus.items()):
+            if r["where"] == "map" and not why_cannot_attack(s, role, u):
+                out.append(f"# attack HEX with {u}   ({r['kind']} at {r['hex']})")
+    else:
+        for name, u in sorted(s.units.items()):
+            if not why_cannot_attack(s, role, name):
+                out.append(f"# attack HEX-or-UNIT with {name}   (at {s.markers[u['marker']]['hex']})")
+    return out

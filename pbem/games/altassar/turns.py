@@ -103,10 +103,15 @@ def _verbs(stage: str, owed: str) -> dict:
 # -- standing orders -----------------------------------------------------------------------
 def standing_orders(s: State, role: str, orders: list, problems: list, *,
                     pending: dict | None = None) -> None:
-    """Keep ``role``'s standing orders (README.md, "Standing orders")."""
+    """Keep ``role``'s standing orders (README.md, "Standing orders"); a line naming a unit
+    that is not the role's own (or not of the kind the order is about) is refused whole."""
     st = s.standing.setdefault(role, {})
     for o in orders:
         a = o.args
+        why = _standing_problem(s, role, o)
+        if why:
+            problems.append(Problem(o.line, o.text, RULE.get(o.verb, "Altassar orders"), why))
+            continue
         if o.verb == "evasion":
             if a["unit"] is not None:
                 problems.append(Problem(o.line, o.text, "Altassar 9.1", "a standing evasion policy "
@@ -116,14 +121,41 @@ def standing_orders(s: State, role: str, orders: list, problems: list, *,
                 continue
             st["evasion"] = a["how"]
         elif o.verb == "escape":
-            if a["policy"]:
-                st["escape"] = a["policy"]
+            st["escape"] = a["policy"]
         elif o.verb == "losses":
             st["losses"] = list(a["units"])
         elif o.verb == "renewal":
             st["renewal"] = list(a["units"])
         elif o.verb == "retreat":
             st.setdefault("retreat", {})[a["unit"]] = list(a["path"])
+
+
+def _standing_problem(s: State, role: str, o) -> str | None:
+    """Why the standing order ``o`` names a unit it may not, or None."""
+    if o.verb not in ("losses", "renewal", "retreat"):
+        return None
+    names = o.args["units"] if o.verb != "retreat" else [o.args["unit"]]
+    for u in names:
+        if role == CONFEDERATION:
+            if u not in s.units:
+                return f"{u} is not one of your units"
+            if o.verb != "losses":
+                return f"'{o.verb}' is a Spikus order"
+            continue
+        r = s.spikus.get(u)
+        if r is None:
+            return f"{u} is not a Spikus unit"
+        if o.verb in ("losses", "renewal") and r["kind"] != "soldier":
+            return f"{u} is a {r['kind']}: only soldiers are {'lost to attrition (21.1)' if o.verb == 'losses' else 'fed in Renewal (10.1)'}"
+        if o.verb == "retreat" and r["kind"] not in ("soldier", "tracker"):
+            return f"{u} is a {r['kind']}: only soldiers and Trackers retreat (7.7, 16.1, 18.5)"
+    if o.verb == "retreat" and len(o.args["path"]) != s.rules["retreat_hexes"]:
+        return f"a retreat route lists {s.rules['retreat_hexes']} hexes (8.0)"
+    return None
+
+
+RULE.update({"losses": "Altassar 21.1", "renewal": "Altassar 10.4", "retreat": "Altassar 8.0",
+             "evasion": "Altassar 9.1", "escape": "Altassar 21.1"})
 
 
 # -- resolving -----------------------------------------------------------------------------
@@ -145,7 +177,13 @@ def resolve(s: State, orders_by_role: dict, chance) -> Resolution:
         movement_phase(s, s.phasing, mine, events, problems[s.phasing])
         end_of_movement(s)
         attacks = [o for o in mine if o.verb == "attack"]
-        if any(o.verb == "combat" for o in mine) and not attacks:
+        later = [o for o in mine if o.verb == "combat"]
+        if later and attacks:
+            problems[s.phasing].extend(Problem(o.line, o.text, RULE["combat"], "attacks were "
+                                               "sent with the movement orders, so they are "
+                                               "resolved now and no separate combat window "
+                                               "opens") for o in later)
+        if later and not attacks:
             s.stage = "combat"
         else:
             combat_phase(s, attacks, chance, events, problems[s.phasing])
@@ -164,9 +202,10 @@ def resolve(s: State, orders_by_role: dict, chance) -> Resolution:
 def breakout(s: State, orders: list, events: list, problems: list) -> None:
     """Breakout (12.0, 19.0): each unit starts on the prison hex its order names and moves up
     to double its Movement Allowance; units without an order are set up on the prison hexes
-    in turn (name order) and stay; then the stacking limit is enforced (12.2)."""
+    in turn (marker order) and stay; then the stacking limit is enforced (12.2)."""
     prison = s.prison()
     moved = []
+    outer, events = events, []
     for o in orders:
         if o.verb != "move":
             continue
@@ -189,7 +228,8 @@ def breakout(s: State, orders: list, events: list, problems: list) -> None:
             continue
         movement.move_confederation(s, name, start, plan[0], o.args["off"], events)
         moved.append(name)
-    rest = [n for n in sorted(s.units) if n not in moved]
+    # by marker, never by name: the order must not tell which marker is which race (README)
+    rest = sorted((n for n in s.units if n not in moved), key=lambda n: s.units[n]["marker"])
     for i, name in enumerate(rest):
         rec = s.markers[s.units[name]["marker"]]
         rec["where"], rec["hex"] = "map", prison[i % len(prison)]
@@ -199,7 +239,8 @@ def breakout(s: State, orders: list, events: list, problems: list) -> None:
                                         f"{s.markers[s.units[n]['marker']]['hex']}"
                                         for n in sorted(rest, key=lambda n: s.units[n]['marker']))
                             + ".", (PUBLIC,), {}))
-    movement.breakout_stacking(s, moved, events)
+    outer.extend(by_marker(events))
+    movement.breakout_stacking(s, outer)
     s.stage, s.phasing = "posts", SPIKUS
 
 
@@ -239,9 +280,16 @@ def start_of_movement(s: State, orders: list, chance, events: list, problems: li
         if s.options.get("escort") == "yes" and chance is not None:
             attrition.escape_rolls(s, chance, events)
     attrition_mode = s.options.get("attrition", "standard")
-    if p == SPIKUS and attrition_mode in ("standard", "both") \
-            and s.turn >= s.rules["attrition_from"]:
-        named = [o for o in orders if o.verb == "attrition"]
+    named = [o for o in orders if o.verb == "attrition"]
+    due = p == SPIKUS and attrition_mode in ("standard", "both") \
+        and s.turn >= s.rules["attrition_from"]
+    if not due:
+        why = (f"attrition removes a soldier from turn {s.rules['attrition_from']} (11.1); this "
+               f"is turn {s.turn}" if attrition_mode != "alternate" else
+               "this game plays the Alternate Attrition Rules instead (21.1): no soldier is "
+               "named")
+        problems.extend(Problem(o.line, o.text, RULE["attrition"], why) for o in named)
+    if due:
         pick = None
         for o in named:
             u = o.args["unit"]
@@ -259,12 +307,34 @@ def start_of_movement(s: State, orders: list, chance, events: list, problems: li
             if p == SPIKUS:
                 attrition.lose_soldier(s, None, "alternate attrition (21.1)", events)
             else:
-                attrition.lose_prisoner(s, events)
+                attrition.lose_prisoner(s, chance, events)
+
+
+def by_marker(events: list) -> list:
+    """The Confederation's movement events grouped by marker, markers in order: the order in
+    which the player wrote the moves (say, the template's order, by unit name) must not show
+    which marker is which unit (README.md, "Who sees what")."""
+    groups: dict = {}
+    rest = []
+    for e in events:
+        m = e.data.get("marker")
+        (groups.setdefault(m, []) if m else rest).append(e)
+    return [e for m in sorted(groups) for e in groups[m]] + rest
 
 
 def movement_phase(s: State, side: str, orders: list, events: list, problems: list) -> None:
     """Carry out ``side``'s movement orders in order (5.1): ``carry`` first, then launches
-    ``start``, then the moves, then launches ``end`` (14.2)."""
+    ``start``, then the moves, then launches ``end`` (14.2). The Confederation's events are
+    reported by marker (:func:`by_marker`)."""
+    if side == CONFEDERATION:
+        mine: list = []
+        _movement_phase(s, side, orders, mine, problems)
+        events.extend(by_marker(mine))
+    else:
+        _movement_phase(s, side, orders, events, problems)
+
+
+def _movement_phase(s: State, side: str, orders: list, events: list, problems: list) -> None:
     for o in orders:
         if o.verb == "carry":
             why = _carry(s, o.args["net"], o.args["soldier"])
