@@ -45,12 +45,15 @@ def defenders(s: State, side: str, target: str) -> list:
 
 
 def target_hex(s: State, side: str, target: str) -> str | None:
+    """The hex attacked by ``side`` at ``target`` (a hex, or a Spikus unit id on the map when
+    the Confederation attacks), or None when it names neither."""
     if side == CONFEDERATION and target in s.spikus:
         return s.spikus[target]["hex"]
     return target if target in s.hexmap else None
 
 
 def attacker_hex(s: State, side: str, unit: str) -> str | None:
+    """The hex of attacking ``unit`` of ``side`` (a Confederation unit: its marker's hex)."""
     if side == SPIKUS:
         return s.spikus[unit]["hex"]
     return s.markers[s.units[unit]["marker"]]["hex"]

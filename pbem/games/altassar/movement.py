@@ -33,6 +33,7 @@ def allowance(s: State, kind: str) -> int:
 
 # -- who is moving -------------------------------------------------------------------------
 def confed_record(s: State, name: str) -> dict:
+    """The public marker record of Confederation unit ``name``."""
     return s.markers[s.units[name]["marker"]]
 
 

@@ -97,10 +97,12 @@ class State:
 
     @property
     def over(self) -> bool:
+        """True once the game has ended (20.0)."""
         return self.stage == "over"
 
     # -- lookups ----------------------------------------------------------------------------
     def terrain(self, h: str) -> str:
+        """The terrain type of hex ``h`` (5.31)."""
         return self.hexmap.terrain(h)
 
     def costs(self, kind: str) -> dict:
@@ -114,10 +116,8 @@ class State:
         return cache[kind]
 
     def prison(self) -> tuple:
+        """The prison hexes (12.1, 18.4): the map's ``prison`` group."""
         return self.hexmap.group("prison")
-
-    def marker_of(self, name: str) -> str:
-        return self.units[name]["marker"]
 
     def public_id(self, name: str) -> str:
         """How unit ``name`` is named in the public part: its id for a Spikus unit, its marker
@@ -155,22 +155,19 @@ class State:
         return {r["hex"] for r in self.spikus.values() if r["where"] == "map"
                 and r["kind"] not in ("signal-post", "trip-net")}
 
-    def face_up(self, marker: str) -> bool:
-        return bool(self.markers[marker]["exposed"])
-
-    def stunned(self, rec: dict) -> bool:
-        return rec.get("stun_end") is not None
-
     def posts(self) -> list:
+        """The hexes of the Signal Posts placed (13.1), sorted."""
         return sorted(r["hex"] for r in self.spikus.values()
                       if r["kind"] == "signal-post" and r["where"] == "map")
 
     def value(self, kind: str, name: str) -> int:
+        """The printed ``name`` value of a ``kind`` counter (data.toml)."""
         return self.rules.value(kind, name)
 
 
 # -- the split by audience ------------------------------------------------------------------
 def public_part(s: State) -> dict:
+    """The public part of ``s`` (module docstring): JSON values, not copied."""
     return {
         "seats": list(s.seats), "options": dict(s.options), "data": s.data,
         "map": s.hexmap.to_dict(), "stage": s.stage, "turn": s.turn, "phasing": s.phasing,
@@ -181,6 +178,7 @@ def public_part(s: State) -> dict:
 
 
 def secret_part(s: State, role: str) -> dict:
+    """``role``'s secret part of ``s`` (module docstring): JSON values, not copied."""
     if role == CONFEDERATION:
         return {"units": s.units, "standing": s.standing.get(CONFEDERATION, {})}
     return {"standing": s.standing.get(SPIKUS, {})}

@@ -39,6 +39,7 @@ RULE = {"move": "Altassar 5.0", "attack": "Altassar 7.0", "post": "Altassar 13.1
 
 
 def other(role: str) -> str:
+    """The other side."""
     return SPIKUS if role == CONFEDERATION else CONFEDERATION
 
 
