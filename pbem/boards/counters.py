@@ -54,7 +54,9 @@ class CounterType:
     - ``values``: the printed values by name, whole numbers (``{"attack": 3, "defense": 3,
       "movement": 6, "range": 3}``; range and movement in hexes and movement points);
     - ``count``: how many counters of this kind the game has (0 or more);
-    - ``source``: where the values come from (``"rulebook 7.31"`` or ``"stand-in: ..."``).
+    - ``source``: where the values come from (``"rulebook 7.31"`` or ``"stand-in: ..."``);
+    - ``name``: the name printed on the counter key (``"Spikus soldier"``); ``kind`` when
+      not given.
 
     ``values`` is copied at construction; treat it as read-only. Raises :class:`CounterError`
     for an empty ``kind`` or ``side``, a value name that is not a non-empty string, a value
@@ -66,8 +68,11 @@ class CounterType:
     values: dict[str, int]
     count: int
     source: str
+    name: str = ""
 
     def __post_init__(self):
+        if not self.name:
+            object.__setattr__(self, "name", self.kind)
         for name in ("kind", "side", "source"):
             value = getattr(self, name)
             if not _is_name(value):
@@ -96,7 +101,7 @@ class CounterType:
 
     def __hash__(self) -> int:
         return hash((self.kind, self.side, tuple(sorted(self.values.items())), self.count,
-                     self.source))
+                     self.source, self.name))
 
 
 _COUNTER_KEYS = ("kind", "owner", "hex", "face_up")

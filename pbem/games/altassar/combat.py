@@ -76,7 +76,7 @@ def why_cannot_attack(s: State, side: str, unit: str) -> str | None:
     if rec["where"] != "map":
         return f"{unit} is not on the map"
     if s.value(kind, "attack") <= 0:
-        return f"a {s.rules.units[kind]['name']} cannot attack (15.2, 18.0, 13.4, 14.5)"
+        return f"a {s.rules.units[kind].name} cannot attack (15.2, 18.0, 13.4, 14.5)"
     if s.public_id(unit) in s.fired:
         return f"{unit} has already attacked this Combat Phase (7.13)"
     if rec.get("stun_end") is not None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from pbem.boards.counters import StackingDataError, StackingRule
+from pbem.boards.counters import CounterType, StackingDataError, StackingRule
 from pbem.combat import CombatTable, CombatTableError
 
 SIDES = ("spikus", "confederation")
@@ -220,8 +220,9 @@ def load_data(house_rules: dict | None = None) -> dict:
 
 @dataclass(frozen=True)
 class Rules:
-    """Typed access to a checked data table: ``units[kind][value]``, terrain costs and shifts,
-    the CRT, the stacking rule and the numbers of ``rules`` and ``victory``."""
+    """Typed access to a checked data table: ``units[kind]`` (a
+    :class:`~pbem.boards.counters.CounterType`), terrain costs and shifts, the CRT, the stacking
+    rule and the numbers of ``rules`` and ``victory``."""
 
     units: dict
     terrain: dict
@@ -234,7 +235,8 @@ class Rules:
     def from_data(cls, data: dict) -> "Rules":
         """Build from :func:`load_data`'s result (already checked)."""
         return cls(
-            units={k: {v: row[v] for v in VALUES} | {"name": row["name"], "count": row["count"]}
+            units={k: CounterType(k, row["side"], {v: row[v] for v in VALUES}, row["count"],
+                                  row["source"], row["name"])
                    for k, row in data["units"].items()},
             terrain={t: dict(row) for t, row in data["terrain"].items()},
             crt=CombatTable.from_data(data["crt"]),
@@ -245,7 +247,7 @@ class Rules:
 
     def value(self, kind: str, name: str) -> int:
         """The printed ``name`` value (attack, defense, movement, range, evasion) of ``kind``."""
-        return self.units[kind][name]
+        return self.units[kind].values[name]
 
     def cost(self, terrain: str) -> int:
         """Movement points to enter a hex of ``terrain`` (5.31)."""

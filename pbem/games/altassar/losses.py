@@ -25,7 +25,7 @@ def eliminate(s: State, side: str, unit: str, why: str, chance, events: list,
         rec["exposed"] = {}
         rec["stun_end"] = None
         events.append(Event("eliminated", f"Counter {marker} at {h}, a "
-                            f"{s.rules.units[rec['kind']]['name']}, is {why}.", (PUBLIC,),
+                            f"{s.rules.units[rec['kind']].name}, is {why}.", (PUBLIC,),
                             {"marker": marker, "hex": h, "kind": rec["kind"]}))
         if renew:
             renewal(s, h, None, events)

@@ -193,7 +193,7 @@ def _show(s: State, marker: str, h: str, why: str, events: list) -> None:
     name = s.unit_at_marker(marker)
     kind = s.units[name]["kind"] if name else s.markers[marker].get("kind")
     s.markers[marker]["kind"] = kind
-    what = s.rules.units[kind]["name"] if kind else "counter not yet known to this state"
+    what = s.rules.units[kind].name if kind else "counter not yet known to this state"
     events.append(Event("exposed", f"Counter {marker} at {h} {why}: it is face up, "
                         f"a {what}.", (PUBLIC,),
                         {"marker": marker, "hex": h, "kind": kind}))

@@ -51,12 +51,12 @@ def setup(roles: list, options: dict, data: dict, hexmap, chance) -> tuple[State
     rules = Rules.from_data(data)
     s = State(seats=list(roles), options=dict(options), data=data, hexmap=hexmap, rules=rules)
     for kind, prefix in SPIKUS_PREFIX.items():
-        for i in range(1, rules.units[kind]["count"] + 1):
+        for i in range(1, rules.units[kind].count + 1):
             uid = f"{prefix}{i:02d}" if kind == "soldier" else f"{prefix}{i}"
             s.spikus[uid] = {"kind": kind, "hex": None, "where": "box", "stun_end": None,
                              "feed_end": None, "carrier": None, "escorting": None}
     names = [f"{kind}-{i}" for kind in CONFEDERATION_KINDS
-             for i in range(1, rules.units[kind]["count"] + 1)]
+             for i in range(1, rules.units[kind].count + 1)]
     dealt = chance.hidden.shuffle(names, "Confederation counters under face-down markers")
     width = max(2, len(str(len(names))))
     for i, name in enumerate(dealt, start=1):
