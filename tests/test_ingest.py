@@ -2,7 +2,9 @@
 cause of rejection has its own message, the raw message is always archived, duplicates are
 judged once, and every accepted order set gets a receipt signed with the game's referee key."""
 
+import hashlib
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -29,7 +31,7 @@ def one(verdicts):
 
 
 def test_accepted_orders_get_a_receipt_signed_with_the_games_referee_key(referee, players, game, clock, tmp_path):
-    from pbem.crypto.canonical import sha256_hex
+    from pbem.crypto.canonical import canonical_bytes, sha256_hex
     from pbem.crypto.envelope import find_receipts
 
     text = players["red"].text(game, 1, "dig", "dig 4", issued=clock())
@@ -52,9 +54,13 @@ def test_accepted_orders_get_a_receipt_signed_with_the_games_referee_key(referee
     referee_key = json.loads(referee.log_lines(game)[0])["referee_key"]
     assert found[0].public_key.openssh_line().split()[1] == referee_key.split()[1]
     assert f"orders-sha256: {sha256_hex(text)}" in found[0].body
-    # the log holds the digest, never the text
+    # the log holds the salted commitment of docs/log.md, never the text nor its plain digest
     log = "\n".join(referee.log_lines(game))
-    assert sha256_hex(text) in log and "dig 4" not in log
+    salt = re.search(r"orders-salt: ([0-9a-f]{32})", found[0].body).group(1)
+    commit = hashlib.sha256(bytes.fromhex(salt) + canonical_bytes(text)).hexdigest()
+    assert f"orders-commit: {commit}" in found[0].body
+    assert f'"commit":"{commit}"' in log
+    assert sha256_hex(text) not in log and "dig 4" not in log
 
 
 def test_problems_found_at_once_are_listed_in_the_receipt(referee, players, game, clock):

@@ -76,10 +76,11 @@ def _process_one(db, sealer, gid: str, *, now, entropy, force) -> Resolved | Non
 
 
 def _read_orders(ctx, phase, window, held):
-    """Parse the orders in force: ({role: orders}, {role: problems}, {role: nonce})."""
-    from pbem.engine.judge import orders_purpose
+    """Parse the orders in force: ({role: orders}, {role: problems}, {role: nonce},
+    {role: commit}) — the commit as the public log's ``orders`` line has it (docs/log.md)."""
+    from pbem.engine.judge import orders_commitment, orders_purpose
 
-    orders, problems, nonces = {}, {}, {}
+    orders, problems, nonces, commits = {}, {}, {}, {}
     for row in held:
         data = json.loads(ctx.sealer.open(ctx.game.id, row.role,
                                           orders_purpose(phase.seq, row.sha256), 0, row.blob))
@@ -90,7 +91,9 @@ def _read_orders(ctx, phase, window, held):
         orders[row.role] = parsed
         problems[row.role] = list(found)
         nonces[row.role] = row.nonce
-    return orders, problems, nonces
+        commits[row.role] = orders_commitment(ctx.sealer, ctx.game.id, phase.phase_id, row.role,
+                                              text)[1]
+    return orders, problems, nonces, commits
 
 
 def resolve_phase(ctx: GameContext, phase, window: Window, held, *, now: datetime,
@@ -100,7 +103,7 @@ def resolve_phase(ctx: GameContext, phase, window: Window, held, *, now: datetim
     from pbem.engine.publish import publish_phase
 
     game, rs = ctx.game, ctx.ruleset
-    orders, problems, nonces = _read_orders(ctx, phase, window, held)
+    orders, problems, nonces, commits = _read_orders(ctx, phase, window, held)
     seed = ctx.get_secret(dice_seed_purpose(phase.seq))
     hidden_seed = ctx.get_secret("hidden-seed")
     public = DiceStream(seed, game.id, phase.phase_id, nonces)
@@ -110,9 +113,16 @@ def resolve_phase(ctx: GameContext, phase, window: Window, held, *, now: datetim
     for role, found in resolution.problems.items():
         problems.setdefault(role, []).extend(found)
     nmr = [r for r in window.owed if r not in orders]
+    if nmr:  # every report says so, not only the referee's command line
+        from pbem.engine.ruleset import Event
+
+        resolution.events.insert(0, Event(
+            "nmr", f"No orders were received from {', '.join(nmr)} (NMR): the window was "
+            "resolved at its deadline as the rules provide for missing orders.", data={"roles": nmr}))
 
     for row in held:
-        ctx.log("orders-used", now, phase=phase.phase_id, role=row.role, sha256=row.sha256)
+        ctx.log("orders-used", now, phase=phase.phase_id, role=row.role,
+                commit=commits[row.role])
     ctx.log_rolls(public, phase.phase_id, now)
     ctx.log_rolls(hidden, phase.phase_id, now, hidden=True)
     ctx.store_events(phase.seq, resolution.events, now, phase.phase_id)

@@ -12,6 +12,7 @@ has none) is judged once.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -367,15 +368,36 @@ def _judge_orders(batch: _Batch, msg: ReadMessage, ex, signed, now) -> Verdict:
         else:
             batch.superseded.append(held.id)
     g.held[header.role] = _Held(digest, header.nonce, header.issued, row=row)
-    g.ctx.log("orders", now, phase=w.phase_id, role=header.role, sha256=digest,
+    salt, commit = orders_commitment(batch.sealer, game.id, w.phase_id, header.role, text)
+    g.ctx.log("orders", now, phase=w.phase_id, role=header.role, commit=commit,
               issued=format_time(header.issued))
     verdict = Verdict(msg.origin, "accepted", "", "", problems=problems, sha256=digest, **where)
-    _receipt_mail(batch, g, player, header, digest, problems, held, signed, ex, now)
+    _receipt_mail(batch, g, player, header, digest, problems, held, signed, ex, now,
+                  salt=salt, commit=commit)
     return verdict
 
 
+def orders_commitment(sealer, game: str, phase_id: str, role: str, text: str) -> tuple[str, str]:
+    """``(salt, commit)`` of an accepted order set, both hex: ``commit = SHA-256(salt || the
+    canonical order text as UTF-8)`` with a 16-byte ``salt`` that only the referee can derive
+    (HMAC-SHA256 under the master key's ``orders-salt`` secret, over game, phase, role and the
+    text's SHA-256; docs/log.md, ``orders``). The public log carries ``commit``; the sender's
+    receipt carries ``salt`` too, so the sender can check the log while nobody else can test
+    guesses of the orders against it (the plain SHA-256 and the nonce revealed after the
+    phase would let anyone confirm a guessed order set)."""
+    import hmac
+
+    from pbem.crypto.canonical import canonical_bytes
+
+    body = canonical_bytes(text)
+    key = sealer.derive_secret("orders-salt")
+    msg = "\n".join((game, phase_id, role, hashlib.sha256(body).hexdigest())).encode("utf-8")
+    salt = hmac.new(key, msg, "sha256").digest()[:16]
+    return salt.hex(), hashlib.sha256(salt + body).hexdigest()
+
+
 def _receipt_mail(batch, g: _Open, player, header, digest, problems, replaced, signed, ex,
-                  now) -> None:
+                  now, *, salt: str, commit: str) -> None:
     """A receipt signed with the game's referee key, quoting the orders' sha256 and their
     problems against the current position."""
     from pbem.crypto.envelope import sign_receipt
@@ -386,7 +408,8 @@ def _receipt_mail(batch, g: _Open, player, header, digest, problems, replaced, s
     log_lines, log_head = g.ctx.log_position()
     body = render("receipt.txt.j2", {
         "game": game.id, "turn": header.turn, "phase": header.phase, "role": header.role,
-        "sha256": digest, "issued": format_time(header.issued), "received": format_time(now),
+        "sha256": digest, "salt": salt, "commit": commit,
+        "issued": format_time(header.issued), "received": format_time(now),
         "replaces": format_time(replaced.issued) if replaced is not None else None,
         "problems": [str(p) for p in problems], "method": signed.method,
         "deadline": format_time(g.phase.deadline_at),
