@@ -247,15 +247,35 @@ def test_moves_are_reported_by_marker_whatever_order_they_were_written_in():
     assert run(moves) == run(list(reversed(moves)))
 
 
-def test_21_1_the_default_prisoner_lost_is_drawn_on_the_hidden_stream():
+def test_21_1_the_default_prisoner_lost_comes_from_a_hidden_shuffle_of_every_prisoner():
+    """The new-user trials found two leaks in this default: first by position (the counters
+    beyond the lost one were dummies), then by a hidden roll whose size was the number of
+    prisoners left. The shuffle now always covers all ten prisoners of the game."""
+    from altassar_helpers import FixedDice
+
+    class Recording(FixedDice):
+        def __init__(self):
+            super().__init__()
+            self.shuffles = []
+
+        def shuffle(self, items, why):
+            self.shuffles.append((list(items), why))
+            return list(reversed(list(items)))
+
     g = Game(options={"attrition": "alternate"}).at("movement", 3, CONF)
+    g.dice = Recording()
+    g.chance.public = g.chance.hidden = g.dice
     for name, h in (("terran-1", "0301"), ("clkgo-1", "0905"), ("dummy-1", "0201")):
         g.place(name, h)
-    g.play(CONF, "", 6, 6, 2)  # 12 on two dice; the hidden draw picks the second prisoner
+    g.play(CONF, "", 6, 6)  # 12 on two dice
+    shuffled, why = g.dice.shuffles[-1]
+    prisoners = [n for n, u in g.s.units.items() if u["kind"] != "dummy"]
+    assert sorted(shuffled) == sorted(prisoners) and len(shuffled) == 10
+    assert why == "the prisoner lost to alternate attrition"
+    # reversed order: the alive prisoner that comes last in marker order is lost
     lost = [n for n, u in g.s.units.items() if g.s.markers[u["marker"]]["where"] == "lost"]
     alive = sorted(("terran-1", "clkgo-1"), key=lambda n: g.s.units[n]["marker"])
-    assert lost == [alive[1]]
-    assert g.dice.log[-1][1] == "the prisoner lost to alternate attrition"
+    assert lost == [alive[-1]]
 
 
 def test_6_2_a_counter_may_not_end_on_two_trip_nets():
@@ -371,3 +391,34 @@ def test_house_rule_crt_rows_replace_only_the_rows_they_name():
     assert rows[4]["results"] == ["NE"] * 7 and rows[4]["source"] == "house rules"
     assert rows[1]["source"] == "rulebook 7.71"
     assert rs.load_data({"crt": {}})["crt"]["source"] == "rulebook 7.71"
+
+
+def test_12_1_a_refused_breakout_move_leaves_the_unit_on_the_prison_hex_it_named():
+    g = Game(hexmap=rs.load_map(None, ""))  # the stand-in map: prison 0207-0309
+    m = g.marker("dummy-8")
+    # 0307 to the exit edge is 21 hexes: more than twice a dummy's 8 MP (12.1, 15.1)
+    res = g.play(CONF, "move dummy-8 from 0307 to 2408", checked=False)
+    assert res.problems[CONF] and "stays at 0307" in res.problems[CONF][0].why
+    assert g.s.markers[m]["hex"] == "0307"
+
+
+def test_an_nmr_is_told_in_every_report_and_the_end_reveals_the_markers(referee, clock):
+    from gameplay import new_game
+
+    new_game(referee, "altassar", ("confederation", "spikus"), "nm")
+    done = referee.process("nm", force=True)
+    assert done and done[0].nmr == ["confederation"]
+    for reader in ("confederation", "spikus", "*"):
+        text = referee.report("nm", reader, "text")
+        assert "No orders were received from confederation (NMR)" in text, reader
+
+
+def test_the_last_report_shows_what_was_under_every_marker():
+    from pbem.games.altassar import victory
+
+    g = Game().at("movement", 12, CONF)
+    m = g.place("terran-1", "0505")
+    events: list = []
+    victory.finish(g.s, events, "test")
+    text = rs.text_map(rs.view(g.s, "spikus"))
+    assert f"{m}: terran-1" in text and "Victory points (20.0)" in text

@@ -49,19 +49,21 @@ def lose_soldier(s: State, pick: str | None, why: str, events: list) -> None:
 
 def lose_prisoner(s: State, chance, events: list) -> None:
     """The Confederation loses one prisoner (21.1 Alternate Attrition): the first of its
-    standing ``losses`` list still on the map, else one drawn on the hidden dice stream. A
-    default that depended on where the prisoners stand (say, the farthest from the exit) would
-    tell the Spikus player that the face-down counters beyond the lost one are dummies; a
-    hidden draw tells nothing and is checked at the end. No victory points."""
-    alive = sorted((n for n, u in s.units.items() if prisoner(u["kind"])
-                    and s.markers[u["marker"]]["where"] == "map"),
-                   key=lambda n: s.units[n]["marker"])
+    standing ``losses`` list still on the map, else the first on the map in a shuffle of all
+    the game's prisoners on the hidden dice stream. A default that depended on where the
+    prisoners stand (say, the farthest from the exit) would tell the Spikus player that the
+    face-down counters beyond the lost one are dummies; and the shuffle is made every time, of
+    every prisoner, so that the number and size of its hidden draws (public in the log) tell
+    nothing of how many are left. Checked at the end with the hidden seed. No victory points."""
+    everyone = sorted((n for n, u in s.units.items() if prisoner(u["kind"])),
+                      key=lambda n: s.units[n]["marker"])
+    if len(everyone) > 1:
+        everyone = chance.hidden.shuffle(everyone, "the prisoner lost to alternate attrition")
+    alive = [n for n in everyone if s.markers[s.units[n]["marker"]]["where"] == "map"]
     if not alive:
         return
-    pick = next((n for n in s.standing.get(CONFEDERATION, {}).get("losses", []) if n in alive), None)
-    if pick is None:
-        pick = alive[chance.hidden.roll(len(alive), "the prisoner lost to alternate attrition")
-                     - 1] if len(alive) > 1 else alive[0]
+    pick = next((n for n in s.standing.get(CONFEDERATION, {}).get("losses", []) if n in alive),
+                alive[0])
     m = s.units[pick]["marker"]
     rec = s.markers[m]
     rec["where"], rec["kind"], rec["exposed"] = "lost", s.units[pick]["kind"], {}

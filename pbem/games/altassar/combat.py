@@ -367,10 +367,12 @@ def _confederation_result(s: State, marker: str, kind: str, result: str, chance,
                           events: list) -> None:
     rec = s.markers[marker]
     conf_pt = s.pt + 1 if s.phasing == SPIKUS else s.pt
+    why = "is exposed by combat (EX, 7.7)"
     if result == "DE" and kind == "dummy":
-        result = "EX"  # 15.4
+        result = "EX"
+        why = "is exposed (DE counts as EX against a counter never removed, 15.4)"
     if result == "EX":
-        show(s, marker, "combat", conf_pt, "is exposed by combat (EX, 7.7)", events)
+        show(s, marker, "combat", conf_pt, why, events)
     elif result == "ST":
         rec["stun_end"] = s.pt + 3 if s.phasing == SPIKUS else s.pt + 2
         show(s, marker, "stun", None, "is stunned (ST, 7.7)", events)

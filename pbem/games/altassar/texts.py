@@ -140,6 +140,21 @@ def text_map(v: dict) -> str:
     box = [u for u, r in sorted(s.spikus.items()) if r["where"] == "box"]
     if box:
         out.append(f"  not yet on the map: {', '.join(box)}")
+    reveal = v.get("reveal")
+    if reveal:
+        out.append("The game is over; under the markers were (setup-reveal in the public log "
+                   "checks the markers as dealt):")
+        for name, u in sorted(reveal["units"].items(), key=lambda kv: kv[1]["marker"]):
+            r = s.markers[u["marker"]]
+            out.append(f"  {u['marker']}: {name} — {r['where']}" + (f" at {r['hex']}" if r.get("hex") else ""))
+        counts = reveal.get("counts", {})
+        if counts:
+            c, p = counts.get(CONFEDERATION, {}), counts.get(SPIKUS, {})
+            out.append(f"Victory points (20.0): Confederation: {c.get('soldiers', 0)} soldiers and "
+                       f"{c.get('other', 0)} other Spikus units eliminated, {c.get('exited', 0)} "
+                       f"prisoners exited; Spikus: {p.get('on_map', 0)} prisoners on the map, "
+                       f"{p.get('eliminated', 0)} eliminated, {p.get('returned', 0)} returned.")
+        return "\n".join(out) + "\n"
     out.append("Confederation counters:")
     for m, r in sorted(s.markers.items()):
         kind = r.get("kind")
@@ -176,6 +191,8 @@ def template(s, role: str) -> str:
         prison = s.prison()
         lines.append(f"# move UNIT from PRISON-HEX to HEX   (prison: {', '.join(prison)};"
                      " double movement, 12.1)")
+        lines.append("# Every unit needs a line: units left in the prison break the stacking "
+                     "limit, and all but one per prison hex are eliminated (12.2).")
         for name in sorted(s.units):
             lines.append(f"# move {name} from {prison[0]} to HEX")
     elif w.phase == "posts" and role == SPIKUS:

@@ -202,10 +202,12 @@ def resolve(s: State, orders_by_role: dict, chance) -> Resolution:
 
 def breakout(s: State, orders: list, events: list, problems: list) -> None:
     """Breakout (12.0, 19.0): each unit starts on the prison hex its order names and moves up
-    to double its Movement Allowance; units without an order are set up on the prison hexes
-    in turn (marker order) and stay; then the stacking limit is enforced (12.2)."""
+    to double its Movement Allowance; a unit whose move is refused stays on the prison hex its
+    order named; units without an order are set up on the prison hexes in turn (marker order)
+    and stay; then the stacking limit is enforced (12.2)."""
     prison = s.prison()
     moved = []
+    named: dict = {}
     outer, events = events, []
     for o in orders:
         if o.verb != "move":
@@ -225,15 +227,19 @@ def breakout(s: State, orders: list, events: list, problems: list) -> None:
         plan = movement.plan_path(s, CONFEDERATION, name, start, o.args["path"], o.args["off"],
                                   movement.allowance(s, s.units[name]["kind"]))
         if isinstance(plan, str):
-            problems.append(Problem(o.line, o.text, RULE["move"], plan))
+            problems.append(Problem(o.line, o.text, RULE["move"], plan + f"; {name} stays at "
+                                    f"{start}"))
+            named[name] = start
             continue
         movement.move_confederation(s, name, start, plan[0], o.args["off"], events)
         moved.append(name)
     # by marker, never by name: the order must not tell which marker is which race (README)
     rest = sorted((n for n in s.units if n not in moved), key=lambda n: s.units[n]["marker"])
-    for i, name in enumerate(rest):
+    unnamed = [n for n in rest if n not in named]
+    for name in rest:
         rec = s.markers[s.units[name]["marker"]]
-        rec["where"], rec["hex"] = "map", prison[i % len(prison)]
+        rec["where"] = "map"
+        rec["hex"] = named.get(name) or prison[unnamed.index(name) % len(prison)]
     if rest:
         events.append(Event("breakout", f"{len(rest)} counter(s) stay in the prison: "
                             + ", ".join(f"{s.units[n]['marker']} at "
