@@ -93,12 +93,13 @@ class HexMap:
 
     __slots__ = ("_name", "_source", "_columns", "_rows", "_offset", "_default", "_terrain",
                  "_groups", "_digest", "_labels", "_axial", "_at", "_neighbours", "_by_terrain",
-                 "_map_source")
+                 "_map_source", "_as_dict")
 
     def __init__(self, *, name: str, source: str, columns: int, rows: int, offset: str,
                  default: str | None, terrain: Mapping[str, str],
                  groups: Mapping[str, Iterable[str]], digest: str, map_source: str = ""):
         hexgrid.check_offset(offset)
+        self._as_dict = None
         self._name = name
         self._source = source
         self._map_source = map_source
@@ -293,23 +294,32 @@ class HexMap:
         """A JSON-able description that :meth:`from_dict` turns back into an equal map:
         ``{"name", "source", "map_source", "columns", "rows", "offset", "default", "digest",
         "terrain": {type: [labels]}, "groups": {name: [labels]}}`` (hexes of the default
-        terrain are not listed)."""
+        terrain are not listed). Built once and shared: treat it as read-only (game states dump
+        it in every phase)."""
+        if self._as_dict is not None:
+            return self._as_dict
         terrain: dict[str, list[str]] = {}
         for label in self._labels:
             t = self._terrain[label]
             if t != self._default:
                 terrain.setdefault(t, []).append(label)
-        return {"name": self._name, "source": self._source, "map_source": self._map_source,
-                "columns": self._columns, "rows": self._rows, "offset": self._offset,
-                "default": self._default, "digest": self._digest, "terrain": terrain,
-                "groups": {g: list(v) for g, v in self._groups.items()}}
+        self._as_dict = {"name": self._name, "source": self._source,
+                         "map_source": self._map_source, "columns": self._columns,
+                         "rows": self._rows, "offset": self._offset, "default": self._default,
+                         "digest": self._digest, "terrain": terrain,
+                         "groups": {g: list(v) for g, v in self._groups.items()}}
+        return self._as_dict
 
     @classmethod
     def from_dict(cls, d: Mapping) -> "HexMap":
         """The map described by :meth:`to_dict`'s output (trusted input: no file checks).
 
         Maps are immutable, so an equal map built before is returned again (a small cache keyed
-        by the description), which keeps loading a saved game state cheap."""
+        by the description), which keeps loading a saved game state cheap; the map's own
+        :meth:`to_dict` output is recognised at once."""
+        for m in _CACHE.values():
+            if m._as_dict is d:
+                return m
         key = (d["digest"], d["name"], d["source"], d.get("map_source", ""), d["columns"],
                d["rows"], d["offset"], d["default"],
                tuple((t, tuple(v)) for t, v in d["terrain"].items()),

@@ -73,7 +73,7 @@ class Sealer:
     entries; a race derives the same key twice).
     """
 
-    __slots__ = ("_master", "_aead", "_signing")
+    __slots__ = ("_master", "_aead", "_signing", "_keys")
 
     def __init__(self, master_key: bytes) -> None:
         if not isinstance(master_key, bytes) or len(master_key) != 32:
@@ -82,6 +82,7 @@ class Sealer:
         self._master = master_key
         self._aead: dict[tuple[str, str], AESGCM] = {}
         self._signing: dict[str, PrivateKey] = {}
+        self._keys: dict[str, bytes] = {}
 
     def __repr__(self) -> str:
         return f"Sealer(<master key hidden>, {len(self._aead)} sealing keys cached)"
@@ -172,3 +173,11 @@ class Sealer:
         if not isinstance(label, str):
             raise BindingNameError(f"label {label!r} is a {type(label).__name__}; expected str")
         return self._hkdf(_SECRET_INFO + label.encode("utf-8"))
+
+    def mac_key(self, label: str) -> bytes:
+        """:meth:`derive_secret` of ``label``, remembered: for keys used on every message (the
+        ``orders-salt`` key of pbem.engine.judge.orders_commitment)."""
+        key = self._keys.get(label)
+        if key is None:
+            key = self._keys[label] = self.derive_secret(label)
+        return key

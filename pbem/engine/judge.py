@@ -390,7 +390,7 @@ def orders_commitment(sealer, game: str, phase_id: str, role: str, text: str) ->
     from pbem.crypto.canonical import canonical_bytes
 
     body = canonical_bytes(text)
-    key = sealer.derive_secret("orders-salt")
+    key = sealer.mac_key("orders-salt")
     msg = "\n".join((game, phase_id, role, hashlib.sha256(body).hexdigest())).encode("utf-8")
     salt = hmac.new(key, msg, "sha256").digest()[:16]
     return salt.hex(), hashlib.sha256(salt + body).hexdigest()

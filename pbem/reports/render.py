@@ -35,7 +35,11 @@ def environment():
     return env
 
 
+@lru_cache(maxsize=2048)
 def _wrap(text: str, width: int = 78, indent: str = "  ") -> str:
+    """``text`` filled to ``width`` columns, later lines indented by ``indent``. Remembered:
+    receipts and reports wrap the same sentences again and again (a tenth of a receipt's time
+    went to textwrap)."""
     import textwrap
 
     return textwrap.fill(text, width=width, subsequent_indent=indent, break_long_words=False,

@@ -260,9 +260,21 @@ def dump(s: State) -> Parts:
                  referee=referee_part(s))
 
 
+_RULES: list = []
+"""The last data table and its Rules (a state's data is the same object in every dump)."""
+
+
+def _rules(data: dict) -> Rules:
+    if _RULES and _RULES[0] is data:
+        return _RULES[1]
+    rules = Rules.from_data(data)
+    _RULES[:] = [data, rules]
+    return rules
+
+
 def _build(public: dict, secrets: dict, referee: dict | None) -> State:
     hexmap = HexMap.from_dict(public["map"])
-    rules = Rules.from_data(public["data"])
+    rules = _rules(public["data"])
     s = State(seats=list(public["seats"]), options=dict(public["options"]), data=public["data"],
               hexmap=hexmap, rules=rules)
     s.stage = public["stage"]
