@@ -8,8 +8,8 @@ from pbem.engine.ruleset import Problem
 
 from . import combat
 from .state import CONFEDERATION, SPIKUS, State
-from .turns import (RULE, breakout, end_of_movement, movement_phase, posts, standing_orders,
-                    start_of_movement)
+from .turns import (RULE, breakout, end_of_movement, evasion_hex, movement_phase, posts,
+                    standing_orders, start_of_movement)
 
 
 def check(known: State, role: str, orders: list) -> list:
@@ -41,8 +41,7 @@ def check(known: State, role: str, orders: list) -> list:
         for o in orders:
             if o.verb == "evade":
                 t = o.args["target"]
-                h = t if t in known.hexmap else (
-                    known.markers[known.units[t]["marker"]]["hex"] if t in known.units else None)
+                h = evasion_hex(known, t)
                 if h not in ask:
                     problems.append(Problem(o.line, o.text, RULE["evade"],
                                             f"{t} is not a counter under attack that may evade: "

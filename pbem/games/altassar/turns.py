@@ -460,23 +460,29 @@ def combat_phase(s: State, attacks: list, chance, events: list, problems: list) 
     end_player_turn(s, events)
 
 
+def evasion_hex(s: State, target: str) -> str | None:
+    """The hex an ``evade`` order names: a hex as written, or the hex of the Confederation
+    unit named (None when it names neither)."""
+    if target in s.hexmap:
+        return target
+    if target in s.units:
+        return s.markers[s.units[target]["marker"]]["hex"]
+    return None
+
+
 def resolve_pending(s: State, answer: dict, chance, events: list, problems: list) -> None:
     """The evasion window closed: resolve the pending Spikus attacks with the answers."""
     pending = s.pending or {"attacks": [], "ask": []}
     s.pending = None
-    for target, (how, to, o) in answer.items():
-        hexes = [target] if target in s.hexmap else [
-            s.markers[s.units[target]["marker"]]["hex"]] if target in s.units else []
-        if not hexes or hexes[0] not in pending["ask"]:
-            problems.append(Problem(o.line, o.text, RULE["evade"],
-                                    f"{target} is not a face-down counter under attack that may "
-                                    f"evade: expected one of {', '.join(pending['ask'])}"))
     by_hex = {}
     for target, (how, to, o) in answer.items():
-        h = target if target in s.hexmap else (
-            s.markers[s.units[target]["marker"]]["hex"] if target in s.units else None)
+        h = evasion_hex(s, target)
         if h in pending["ask"]:
             by_hex[h] = (how, to)
+        else:
+            problems.append(Problem(o.line, o.text, RULE["evade"],
+                                    f"{target} is not a counter under attack that may evade: "
+                                    f"expected one of {', '.join(pending['ask'])}"))
     s.stage = "combat"
     run_attacks(s, pending["attacks"], by_hex, chance, events, problems)
     end_player_turn(s, events)
