@@ -391,7 +391,7 @@ def _describe_log_line(o: dict) -> str:
     if t == "dice-reveal":
         return f"{at} {phase:<12} dice seed {o['seed']}"
     if t == "orders":
-        return f"{at} {phase:<12} orders of {o['role']} sha256 {o['sha256']}"
+        return f"{at} {phase:<12} orders of {o['role']} commit {o.get('commit', '?')}"
     rest = {k: v for k, v in o.items() if k not in ("type", "game", "at", "prev", "phase")}
     return f"{at} {phase:<12} {t} {json.dumps(rest, sort_keys=True)[:200]}"
 

@@ -245,9 +245,11 @@ def dice_reveal_line(game: str, phase: str, seed: bytes, nonces: Mapping[str, st
             "nonces": dict(nonces)}
 
 
-def orders_line(game: str, phase: str, role: str, sha256: str, issued: str) -> dict:
-    """``orders``: the digest of an accepted order set (not its text) and its ``issued`` time."""
-    return {"type": "orders", "game": game, "phase": phase, "role": role, "sha256": sha256,
+def orders_line(game: str, phase: str, role: str, commit: str, issued: str) -> dict:
+    """``orders``: the salted commitment of an accepted order set (docs/log.md: hex
+    SHA-256(salt || canonical text), never the text nor its plain digest) and its ``issued``
+    time."""
+    return {"type": "orders", "game": game, "phase": phase, "role": role, "commit": commit,
             "issued": issued}
 
 

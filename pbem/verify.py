@@ -145,6 +145,7 @@ class _Verifier(HiddenChecks):
             "setup-commit": self.setup_commit,
             "setup-reveal": self.setup_reveal,
             "orders": self.orders,
+            "orders-used": self.orders_used,
             "game-end": self.game_end,
         }
 
@@ -390,9 +391,19 @@ class _Verifier(HiddenChecks):
             self.r.phases_verified += 1
 
     def orders(self, n: int, obj: dict) -> None:
+        self.hex_field(n, obj, "orders", "commit")
+        if "sha256" in obj:  # a plain digest lets anyone test guesses of secret orders
+            self.error(n, "orders line: carries 'sha256', a plain digest of the orders; "
+                          "expected only the salted 'commit' (docs/log.md, orders)")
         game, phase, role = obj.get("game"), obj.get("phase"), obj.get("role")
         if isinstance(game, str) and isinstance(phase, str) and isinstance(role, str):
             self.order_roles.setdefault((game, phase), set()).add(role)
+
+    def orders_used(self, n: int, obj: dict) -> None:
+        self.hex_field(n, obj, "orders-used", "commit")
+        if "sha256" in obj:
+            self.error(n, "orders-used line: carries 'sha256', a plain digest of the orders; "
+                          "expected only the salted 'commit' (docs/log.md, orders)")
 
     def check_order_roles(self, n: int, game: str, phase: str, nonces: dict) -> None:
         roles = self.order_roles.get((game, phase))

@@ -422,3 +422,46 @@ def test_the_last_report_shows_what_was_under_every_marker():
     victory.finish(g.s, events, "test")
     text = rs.text_map(rs.view(g.s, "spikus"))
     assert f"{m}: terran-1" in text and "Victory points (20.0)" in text
+
+
+# -- fixes from the final review --------------------------------------------------------------
+def test_9_2_a_face_up_prisoner_trades_with_a_dummy_already_known_before_a_hidden_one():
+    from pbem.games.altassar.combat import flight_dummies
+
+    g = Game().at("movement", 3, SPIKUS)
+    m = g.place("terran-1", "0505")
+    g.s.markers[m].update(exposed={"signal": None}, kind="terran")
+    near = g.place("dummy-1", "0507")          # face down, two hexes away
+    known = g.place("dummy-2", "0509")         # face up, four hexes away
+    g.s.markers[known].update(exposed={"combat": g.s.pt + 1}, kind="dummy")
+    assert flight_dummies(g.s, m) == [known, near]
+
+
+def test_7_7_14_4_a_stunned_or_netted_dummy_is_no_flight_partner():
+    from pbem.games.altassar.combat import flight_dummies
+
+    g = Game().at("movement", 3, SPIKUS)
+    m = g.place("terran-1", "0505")
+    stunned = g.place("dummy-1", "0507")
+    g.s.markers[stunned]["stun_end"] = g.s.pt + 3
+    held = g.place("dummy-2", "0508")
+    g.s.markers[held]["restrained"] = g.s.pt + 1
+    free = g.place("dummy-3", "0509")
+    assert flight_dummies(g.s, m) == [free]
+
+
+def test_10_1_no_renewal_on_a_hex_a_freed_prisoner_holds():
+    from pbem.games.altassar.losses import eliminate
+
+    g = Game(options={"escort": "yes"}).at("movement", 3, CONF)
+    m = g.place("terran-1", "0505")
+    g.s.markers[m].update(where="captive", carrier="S01", exposed={"captive": None},
+                          kind="terran")
+    g.put("S01", "0505")
+    g.s.spikus["S01"]["escorting"] = m
+    g.put("S02", "0506")
+    events: list = []
+    eliminate(g.s, SPIKUS, "S01", "eliminated (DE, 7.7)", None, events)
+    assert g.s.markers[m]["where"] == "map" and g.s.markers[m]["hex"] == "0505"
+    assert g.s.spikus["S02"]["hex"] == "0506" and not g.s.corpses
+    assert not [e for e in events if e.kind == "renewal"]

@@ -140,6 +140,10 @@ def test_sign_ingest_process_report_log_verify_outbox(run, tmp_path):
     assert r.exit_code == 1 and "no phase '7.nope'" in r.output and "1.dig" in r.output
     lines = run("log", "h1", "--json").output.splitlines()
     assert json.loads(lines[0])["type"] == "game-created"
+    # the readable log names every order set by its salted commitment (docs/log.md, orders)
+    readable = run("log", "h1").output
+    commits = [json.loads(x)["commit"] for x in lines if json.loads(x)["type"] == "orders"]
+    assert len(commits) == 2 and all(f"commit {c}" in readable for c in commits)
     logfile = tmp_path / "h1.jsonl"
     logfile.write_text("\n".join(lines) + "\n")
     assert run("verify", str(logfile)).exit_code == 0

@@ -764,3 +764,18 @@ def test_docs_verifier_accepts_the_docs_example(tmp_path):
     result = run_docs_verifier(tmp_path, docs_log_example())
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("OK: 18 lines; 2 rolls and 1 hidden rolls checked")
+
+
+@pytest.mark.parametrize("change,needle", [
+    (lambda o: o.update(sha256=o.pop("commit")), "carries 'sha256', a plain digest"),
+    (lambda o: o.update(commit="xyz"), "expected 'commit' as 64 lowercase hex digits"),
+])
+def test_an_orders_line_must_carry_only_a_salted_commit(change, needle):
+    """docs/log.md, orders: a plain SHA-256 of a secret order set lets anyone test guesses of
+    it, so the verifier refuses one."""
+    g = build_game()
+    pos = g.find(type="orders")[0]
+    change(g.objs[pos])
+    report = verify_log(g.lines())
+    assert not report.ok
+    assert any(needle in e for e in errors_at(report, pos + 1)), report.errors

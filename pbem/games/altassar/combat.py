@@ -16,7 +16,7 @@ from pbem.combat import shift_text
 from pbem.engine.ruleset import PUBLIC, Event
 
 from .losses import eliminate, renewal
-from .movement import show
+from .movement import show, signal_posts
 from .retreats import retreat, retreat_routes
 from .state import CONFEDERATION, SPIKUS, State, prisoner
 
@@ -174,8 +174,8 @@ def may_evade(s: State, marker: str) -> bool:
 
 
 def flight_dummies(s: State, marker: str) -> list:
-    """Dummies within the flight range of ``marker`` (9.2), nearest first, then by hex: the
-    markers a successful Flight may swap with. For a face-down prisoner only face-down dummies,
+    """Dummies within the flight range of ``marker`` (9.2), nearest first, then by hex (face-up
+    ones first): the markers a successful Flight may swap with, not stunned or netted. For a face-down prisoner only face-down dummies,
     so that the swap stays invisible to the Spikus player ("must turn his head"); a prisoner
     already face up (13.2, 21.1) is seen wherever it goes, so any dummy will do."""
     h = s.markers[marker]["hex"]
@@ -186,10 +186,14 @@ def flight_dummies(s: State, marker: str) -> list:
             continue
         if s.kind_of_marker(m) != "dummy":
             continue
+        if rec.get("stun_end") is not None or rec.get("restrained") is not None:
+            continue  # a stunned or netted counter must stay in place (7.7, 14.4)
         d = s.hexmap.distance(h, rec["hex"])
         if d <= s.rules["flight_range"]:
-            out.append((d, rec["hex"], m))
-    return [m for _, _, m in sorted(out)]
+            # a face-up prisoner's partner is seen: one already known goes first, so that
+            # the trade does not show a face-down counter to be a dummy
+            out.append((0 if rec["exposed"] else 1, d, rec["hex"], m))
+    return [m for *_, m in sorted(out)]
 
 
 def evade(s: State, marker: str, how: str, to: str | None, chance, events: list) -> int:
@@ -244,12 +248,15 @@ def evade(s: State, marker: str, how: str, to: str | None, chance, events: list)
     dummy = s.unit_at_marker(other)
     there = s.markers[other]["hex"]
     if rec["exposed"]:
-        # a face-up prisoner is seen to go: the two counters trade hexes in public (9.2)
+        # a face-up prisoner is seen to go: the two counters trade hexes in public (9.2), and
+        # the Signal Posts see both where they now stand (13.2)
         rec["hex"], s.markers[other]["hex"] = there, h
         events.append(Event("flight-seen", f"Counter {marker}, face up, trades places with "
                             f"counter {other} by Flight: {marker} is now at {there}, {other} at "
                             f"{h} (9.2).", (PUBLIC,), {"marker": marker, "other": other,
                                                       "from": h, "to": there}))
+        signal_posts(s, marker, there, events)
+        signal_posts(s, other, h, events)
     else:
         # a face-down one is not: only who is under which marker changes (README.md)
         s.units[name]["marker"], s.units[dummy]["marker"] = other, marker
@@ -286,9 +293,11 @@ def resolve_attack(s: State, side: str, target: str, units: list, chance, events
                         + ".", (PUBLIC,), {"side": side, "target": target, "hex": th,
                                           "units": shown, "ranged": ranged}))
     modifier = 0
+    seen_flight = False
     if side == SPIKUS and evasion is not None:
         modifier = evade(s, defending[0], evasion[0], evasion[1], chance, events)
-        defending = defenders(s, side, target)  # a face-up prisoner's Flight moved it away
+        before, defending = defending, defenders(s, side, target)
+        seen_flight = before != defending  # a face-up prisoner's Flight, seen: a dummy is here
     attack = sum(s.value(_kind(s, side, u), "attack") for u in units)
     bonus = s.rules["adjacent_bonus"] if not ranged else 0
     kinds = [_def_kind(s, side, d) for d in defending]
@@ -300,7 +309,8 @@ def resolve_attack(s: State, side: str, target: str, units: list, chance, events
               + f" against defense {defense}; terrain {s.terrain(th)}: {shift_text(shift)}; "
               + look.explain())
     # the odds on a face-down counter would tell its strength; on a face-up one they are public
-    secret_defender = side == SPIKUS and not s.markers[defending[0]]["exposed"]
+    secret_defender = (side == SPIKUS and not s.markers[defending[0]]["exposed"]
+                       and not seen_flight)
     result = look.result
     if secret_defender:
         events.append(Event("combat", f"Attack on {th} (odds for the Confederation only, "

@@ -62,6 +62,11 @@ def renewal(s: State, h: str, dead: str | None, events: list) -> None:
     player's standing ``renewal`` list says which when more are in range (10.4); by default
     the nearest, then by id. Not drawn: soldiers already feeding, soldiers escorting a
     prisoner (21.1), and stunned soldiers, which "must remain in place" (7.7)."""
+    if s.markers_at(h):
+        # a living Confederation counter holds the hex (a prisoner freed from its dead escort,
+        # 18.6): soldiers may not enter it (5.2), and Renewal's exception is to stacking only
+        # (10.2), so there is no Renewal
+        return
     reach = s.rules["renewal_range"]
     cands = []
     for u, r in s.spikus.items():

@@ -170,7 +170,7 @@ def stacking_problem(s: State, side: str, name: str, h: str) -> str | None:
 
 
 # -- carrying a move out -------------------------------------------------------------------
-def _signal_posts(s: State, marker: str, h: str, events: list) -> None:
+def signal_posts(s: State, marker: str, h: str, events: list) -> None:
     """Expose or hide a moving Confederation counter at ``h`` by the Signal Posts (13.2, 13.3)."""
     posts = s.posts()
     if not posts:
@@ -236,7 +236,7 @@ def move_confederation(s: State, name: str, start: str, route: list, off: bool,
     rec["where"], rec["hex"] = "map", start
     for h in route:
         rec["hex"] = h
-        _signal_posts(s, marker, h, events)
+        signal_posts(s, marker, h, events)
     end = rec["hex"]
     text = f"Counter {marker} moved {start} -> {end}" if route else f"Counter {marker} stays at {start}"
     if off:

@@ -449,7 +449,7 @@ def combat_phase(s: State, attacks: list, chance, events: list, problems: list) 
             s.stage = "evasion"
             events.append(Event("evasion-window", "The Spikus declare attacks on "
                                 + ", ".join(o.args["target"] for o in checked)
-                                + "; the Confederation may declare evasion for the face-down "
+                                + "; the Confederation may declare evasion for the "
                                 "counters at " + ", ".join(o.args["target"] for o in asks)
                                 + " before the dice are rolled (9.1, 9.4).", (PUBLIC,),
                                 {"attacks": [o.args["target"] for o in checked]}))
