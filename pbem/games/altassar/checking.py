@@ -8,8 +8,10 @@ from pbem.engine.ruleset import Problem
 
 from . import combat
 from .state import CONFEDERATION, SPIKUS, State
-from .turns import (RULE, breakout, end_of_movement, evasion_hex, movement_phase, posts,
-                    standing_orders, start_of_movement)
+from .movephase import (breakout, end_of_movement, movement_phase, posts,
+                        start_of_movement)
+from .orders import VERB_RULE as RULE
+from .turns import evasion_hex, standing_orders
 
 
 def check(known: State, role: str, orders: list) -> list:

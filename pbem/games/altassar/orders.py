@@ -34,6 +34,13 @@ VERBS = {
 }
 """Every verb with its form, as quoted in problems and templates."""
 
+VERB_RULE = {"move": "Altassar 5.0", "attack": "Altassar 7.0", "post": "Altassar 13.1",
+             "launch": "Altassar 14.2", "carry": "Altassar 14.1", "attrition": "Altassar 11.1",
+             "evade": "Altassar 9.0", "combat": "Altassar 4.2", "losses": "Altassar 21.1",
+             "renewal": "Altassar 10.4", "retreat": "Altassar 8.0", "evasion": "Altassar 9.1",
+             "escape": "Altassar 21.1"}
+"""The rule each verb's problems cite."""
+
 _SPIKUS_ID = re.compile(r"^([STDWNP])(\d{1,2})$", re.IGNORECASE)
 _CONF_ID = re.compile(r"^(" + "|".join(CONFEDERATION_KINDS) + r")-(\d{1,2})$")
 EVASIONS = ("flight", "camouflage", "none")
