@@ -26,6 +26,14 @@ def templates_dir() -> Path:
     return _find("templates")
 
 
+def package_text(package: str, name: str) -> str:
+    """The UTF-8 text of file ``name`` shipped inside ``package`` (a game's ``data.toml`` or
+    stand-in ``map.toml``), read with importlib.resources so it works from a wheel too."""
+    from importlib import resources
+
+    return resources.files(package).joinpath(name).read_text(encoding="utf-8")
+
+
 def migrations_dir() -> Path:
     """The Alembic environment (``migrations/`` of the repository)."""
     return _find("migrations")

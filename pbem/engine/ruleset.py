@@ -161,6 +161,14 @@ class Outcome:
     winners: tuple[str, ...]
     reason: str
 
+    @classmethod
+    def from_json(cls, d: dict | None) -> "Outcome | None":
+        """The outcome a ruleset keeps in its state as ``{"scores", "winners", "reason"}``
+        (JSON values), or None while the game runs (``d`` None)."""
+        if d is None:
+            return None
+        return cls(dict(d["scores"]), tuple(d["winners"]), d["reason"])
+
 
 @dataclass
 class Parts:

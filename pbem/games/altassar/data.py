@@ -16,11 +16,11 @@ from __future__ import annotations
 import copy
 import tomllib
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from pbem.boards.counters import CounterType, StackingDataError, StackingRule
 from pbem.combat import CombatTable, CombatTableError
+from pbem.resources import package_text
 
 SIDES = ("spikus", "confederation")
 """The two sides (2.02)."""
@@ -50,7 +50,7 @@ class DataError(ValueError):
 
 
 def _default_text() -> str:
-    return resources.files(__package__).joinpath("data.toml").read_text(encoding="utf-8")
+    return package_text(__package__, "data.toml")
 
 
 def _merge(base: dict, house: Any, path: str) -> None:

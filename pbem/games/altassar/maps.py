@@ -10,9 +10,8 @@ at 0101, 4.2).
 
 from __future__ import annotations
 
-from importlib import resources
-
 from pbem.boards.hexmap import HexMap, MapError, load_map as _load_map
+from pbem.resources import package_text
 
 from .data import TERRAINS
 
@@ -24,7 +23,7 @@ GROUPS = ("prison", "exit", "turn-track")
 
 def stand_in_text() -> str:
     """The text of the stand-in map shipped with the ruleset."""
-    return resources.files(__package__).joinpath("map.toml").read_text(encoding="utf-8")
+    return package_text(__package__, "map.toml")
 
 
 def load_map(text: str | None, source: str) -> HexMap:

@@ -98,10 +98,7 @@ class AltassarRuleset:
 
     def outcome(self, s) -> Outcome | None:
         """Victory points and the winner (20.0) once the game is over."""
-        if s.outcome is None:
-            return None
-        o = s.outcome
-        return Outcome(dict(o["scores"]), tuple(o["winners"]), o["reason"])
+        return Outcome.from_json(s.outcome)
 
     def dump(self, s) -> Parts:
         """The state split by audience (public, secret per role, referee)."""

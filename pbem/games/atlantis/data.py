@@ -17,6 +17,8 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
+from pbem.resources import package_text
+
 CREATURE_KINDS = ("shark", "kraken", "monster", "dolphin")
 """The four sea creatures (rulebook Contents; Dice)."""
 
@@ -120,9 +122,7 @@ _CREATURE_COLUMNS = {"max_move": _int(0), "pieces": _int(0, 99)}
 
 
 def _default_text() -> str:
-    from importlib import resources
-
-    return resources.files(__package__).joinpath("data.toml").read_text(encoding="utf-8")
+    return package_text(__package__, "data.toml")
 
 
 def _merge(base: dict, house: dict, path: str) -> None:

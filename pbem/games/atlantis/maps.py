@@ -12,6 +12,7 @@ every sea hex next to a safe island is nearly safe).
 from __future__ import annotations
 
 from pbem.boards.hexmap import HexMap, MapError, load_map as _load_map
+from pbem.resources import package_text
 
 from .data import Rules
 
@@ -21,9 +22,7 @@ STAND_IN_SOURCE = "pbem/games/atlantis/map.toml (stand-in)"
 
 def stand_in_text() -> str:
     """The text of the stand-in map file shipped with the ruleset."""
-    from importlib import resources
-
-    return resources.files(__package__).joinpath("map.toml").read_text(encoding="utf-8")
+    return package_text(__package__, "map.toml")
 
 
 def load_map(text: str | None, source: str) -> HexMap:

@@ -117,10 +117,7 @@ class AtlantisRuleset:
 
     def outcome(self, s) -> Outcome | None:
         """Scores, winners (equal highest share) and the reason, once the game is over."""
-        if s.outcome is None:
-            return None
-        o = s.outcome
-        return Outcome(dict(o["scores"]), tuple(o["winners"]), o["reason"])
+        return Outcome.from_json(s.outcome)
 
     def dump(self, s) -> Parts:
         """The state split by audience (public, secret per role, referee)."""
