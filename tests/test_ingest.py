@@ -250,7 +250,7 @@ def test_orders_dated_far_ahead_are_refused(referee, players, game, clock):
 
 
 def test_oversized_messages_and_orders_are_archived_and_refused(referee, players, game, clock):
-    from pbem.engine.judge import MAX_ORDERS_CHARS
+    from pbem.engine.accept import MAX_ORDERS_CHARS
     from pbem.engine.reader import MAX_MESSAGE_BYTES
 
     huge = "From: red@players.example\nMessage-ID: <big@p>\n\n" + "x" * (MAX_MESSAGE_BYTES + 1)

@@ -176,7 +176,7 @@ class Sealer:
 
     def mac_key(self, label: str) -> bytes:
         """:meth:`derive_secret` of ``label``, remembered: for keys used on every message (the
-        ``orders-salt`` key of pbem.engine.judge.orders_commitment)."""
+        ``orders-salt`` key of pbem.engine.accept.orders_commitment)."""
         key = self._keys.get(label)
         if key is None:
             key = self._keys[label] = self.derive_secret(label)

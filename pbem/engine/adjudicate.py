@@ -78,7 +78,7 @@ def _process_one(db, sealer, gid: str, *, now, entropy, force) -> Resolved | Non
 def _read_orders(ctx, phase, window, held):
     """Parse the orders in force: ({role: orders}, {role: problems}, {role: nonce},
     {role: commit}) — the commit as the public log's ``orders`` line has it (docs/log.md)."""
-    from pbem.engine.judge import orders_commitment, orders_purpose
+    from pbem.engine.accept import orders_commitment, orders_purpose
 
     orders, problems, nonces, commits = {}, {}, {}, {}
     for row in held:

@@ -1,0 +1,197 @@
+"""Accepting one signed order set: binding it to a game, window and role through its header
+and the registered key, parsing and checking the orders against the current position, keeping
+them sealed, and queueing the signed receipt (DESIGN.md, "Signed orders"; docs/signing.md,
+"What the referee checks").
+
+:func:`accept_orders` raises :class:`~pbem.engine.verdicts.Rejected` with a cause of
+:data:`~pbem.engine.verdicts.CAUSES` for every reason an order set is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from pbem.engine.headers import HeaderError, format_time, parse_header
+from pbem.engine.publish import letter_row
+from pbem.engine.verdicts import Rejected, Verdict
+from pbem.store import repo
+
+MAX_ORDERS_CHARS = 64 * 1024
+"""The longest order set taken (characters of the canonical text)."""
+MAX_CLOCK_SKEW = timedelta(hours=24)
+"""How far ahead of the judge's clock an ``issued:`` may be (clocks and zones differ; an order
+set dated far ahead would lock its sender out of correcting it)."""
+
+
+@dataclass
+class Held:
+    """The order set in force for a role: a stored row (``id``) or one added in this batch
+    (``row``, the dict that will be inserted)."""
+
+    sha256: str
+    nonce: str
+    issued: datetime
+    id: int | None = None
+    row: dict | None = None
+
+
+def accept_orders(batch, msg, ex, signed, now) -> Verdict:
+    from pbem.crypto.canonical import sha256_hex
+
+    text = signed.text
+    if len(text) > MAX_ORDERS_CHARS:
+        raise Rejected("too-large", f"the orders are {len(text):,} characters long; the judge "
+                       f"takes order sets of up to {MAX_ORDERS_CHARS:,}")
+    try:
+        header = parse_header(text)
+    except HeaderError as e:
+        raise Rejected("bad-header", f"the order header is not right: {e}") from None
+    where = {"game": header.game, "role": header.role,
+             "phase": f"{header.turn}.{header.phase}"}
+    if header.issued > now + MAX_CLOCK_SKEW:
+        raise Rejected("future", f"these orders say they were issued {format_time(header.issued)}, "
+                       f"but the judge's clock reads {format_time(now)}: 'issued:' may be ahead "
+                       f"by {MAX_CLOCK_SKEW.total_seconds() / 3600:.0f} hours at most (check your "
+                       "clock and time zone, or let `pbem sign` fill it)", **where)
+    g = batch.game(header.game)
+    if g is None:
+        raise Rejected("unknown-game", f"there is no game {header.game!r} on this judge "
+                       "(check the 'game:' line)", **where)
+    game = g.ctx.game
+    fp = signed.public_key.fingerprint
+    player = g.ctx.player(header.role)
+    if player is None:
+        raise Rejected("unknown-role", f"game {game.id} has no role {header.role!r} "
+                       f"(its roles: {', '.join(g.ctx.roles)})", **where)
+    owner = next((p for p in g.ctx.players if p.fingerprint == fp), None)
+    if owner is None:
+        elsewhere = sorted(f"{p.game_id} ({p.role})" for p in repo.games_of_key(batch.session, fp))
+        if elsewhere:
+            raise Rejected("unknown-key", f"these orders name game {game.id}, but the key {fp} "
+                           f"that signed them is not registered there; it is registered in "
+                           f"{', '.join(elsewhere)} — orders for another game?", **where)
+        raise Rejected("unknown-key", f"the key {fp} that signed these orders is not registered "
+                       f"for any player of game {game.id}", **where)
+    if owner.role != header.role:
+        raise Rejected("wrong-key", f"the key {fp} is registered for role {owner.role} in game "
+                       f"{game.id}, but these orders are for role {header.role}", **where)
+    if game.status != "active":
+        raise Rejected("game-over", f"game {game.id} has ended; no orders are taken", **where)
+    if g.phase is None or g.window is None:
+        raise Rejected("no-window", f"game {game.id} has no open window", **where)
+    w = g.window
+    if (header.turn, header.phase) != (w.turn, w.phase):
+        raise Rejected("wrong-window", f"these orders are for turn {header.turn}, phase "
+                       f"{header.phase}, but the open window of game {game.id} is turn {w.turn}, "
+                       f"phase {w.phase} (deadline {format_time(g.phase.deadline_at)})", **where)
+    if not w.accepts(header.role):
+        raise Rejected("not-your-window", f"role {header.role} owes no orders in turn {w.turn}, "
+                       f"phase {w.phase} of game {game.id}; orders are awaited from "
+                       f"{', '.join(w.owed)}", **where)
+    plain = sha256_hex(text)
+    digest = order_digest(batch.sealer, text)
+    held = g.held.get(header.role)
+    if held is not None:
+        if held.sha256 == digest and held.nonce == header.nonce:
+            raise Rejected("duplicate", "these orders were received before and are in force",
+                           **where)
+        if header.issued <= held.issued:
+            raise Rejected("stale", f"these orders were issued {format_time(header.issued)}, not "
+                           f"later than the orders already held for this window (issued "
+                           f"{format_time(held.issued)}); the newer orders stay in force", **where)
+    rs = g.ctx.ruleset
+    body = "\n".join(text.split("\n")[header.body_line - 1:])
+    orders, problems = rs.parse(header.role, w, body, header.body_line)
+    problems = list(problems) + list(rs.check(g.ctx.state, header.role, orders))
+    # in the order of the lines they are about (problems of the whole set last); stable
+    problems.sort(key=lambda p: (p.line is None, p.line or 0))
+
+    payload = json.dumps({"text": text, "problems": [p.to_json() for p in problems]}).encode()
+    row = {"game_id": game.id, "phase_seq": g.phase.seq, "role": header.role,
+           "issued": header.issued, "nonce": header.nonce, "sha256": digest, "received_at": now,
+           "message_id": msg.id, "status": "accepted",
+           "blob": batch.sealer.seal(game.id, header.role, orders_purpose(g.phase.seq, digest),
+                                     0, payload)}
+    batch.order_sets.append(row)
+    if held is not None:
+        if held.row is not None:
+            held.row["status"] = "superseded"
+        else:
+            batch.superseded.append(held.id)
+    g.held[header.role] = Held(digest, header.nonce, header.issued, row=row)
+    salt, commit = orders_commitment(batch.sealer, game.id, w.phase_id, header.role, text)
+    g.ctx.log("orders", now, phase=w.phase_id, role=header.role, commit=commit,
+              issued=format_time(header.issued))
+    verdict = Verdict(msg.origin, "accepted", "", "", problems=problems, sha256=plain, **where)
+    receipt_mail(batch, g, player, header, plain, problems, held, signed, ex, now,
+                  salt=salt, commit=commit)
+    return verdict
+
+
+def order_digest(sealer, text: str) -> str:
+    """The keyed digest that identifies an order set in the database: hex HMAC-SHA256 of the
+    canonical text (UTF-8) under the master key's ``order-digest`` secret (docs/security.md).
+    A plain SHA-256 stored beside the nonce, turn, phase and role would let whoever holds a
+    copy of the database test guesses of orders not yet resolved; this one cannot be computed
+    without the master key."""
+    from pbem.crypto.canonical import canonical_bytes
+
+    return hmac.new(sealer.mac_key("order-digest"), canonical_bytes(text), "sha256").hexdigest()
+
+
+def orders_commitment(sealer, game: str, phase_id: str, role: str, text: str) -> tuple[str, str]:
+    """``(salt, commit)`` of an accepted order set, both hex: ``commit = SHA-256(salt || the
+    canonical order text as UTF-8)`` with a 16-byte ``salt`` that only the referee can derive
+    (HMAC-SHA256 under the master key's ``orders-salt`` secret, over game, phase, role and the
+    text's SHA-256; docs/log.md, ``orders``). The public log carries ``commit``; the sender's
+    receipt carries ``salt`` too, so the sender can check the log while nobody else can test
+    guesses of the orders against it (the plain SHA-256 and the nonce revealed after the
+    phase would let anyone confirm a guessed order set)."""
+    from pbem.crypto.canonical import canonical_bytes
+
+    body = canonical_bytes(text)
+    key = sealer.mac_key("orders-salt")
+    msg = "\n".join((game, phase_id, role, hashlib.sha256(body).hexdigest())).encode("utf-8")
+    salt = hmac.new(key, msg, "sha256").digest()[:16]
+    return salt.hex(), hashlib.sha256(salt + body).hexdigest()
+
+
+def receipt_mail(batch, g, player, header, digest, problems, replaced, signed, ex,
+                  now, *, salt: str, commit: str) -> None:
+    """A receipt signed with the game's referee key, quoting the orders' sha256 and their
+    problems against the current position."""
+    from pbem.crypto.envelope import sign_receipt
+    from pbem.reports.render import render
+
+    game = g.ctx.game
+    key = batch.sealer.referee_signing_key(game.id)
+    log_lines, log_head = g.ctx.log_position()
+    body = render("receipt.txt.j2", {
+        "game": game.id, "turn": header.turn, "phase": header.phase, "role": header.role,
+        "sha256": digest, "salt": salt, "commit": commit,
+        "issued": format_time(header.issued), "received": format_time(now),
+        "replaces": format_time(replaced.issued) if replaced is not None else None,
+        "problems": [str(p) for p in problems], "method": signed.method,
+        "deadline": format_time(g.phase.deadline_at),
+        "log_lines": log_lines, "log_head": log_head})
+    signed_receipt = sign_receipt(body, key)
+    text = render("receipt_mail.txt.j2", {"receipt": signed_receipt, "game": game.id,
+                                          "referee_key": key.public_key().fingerprint,
+                                          "problems": len(problems)})
+    n = len(problems)
+    subject = (f"[{game.id}] receipt: turn {header.turn} {header.phase} orders of {header.role}"
+               + (f" ({n} problem{'s' if n != 1 else ''})" if n else ""))
+    batch.mail.append(letter_row(
+               batch.sealer, game_id=game.id, owner=header.role, kind="receipt",
+               to=player.email, subject=subject, now=now,
+               letter={"sender": game.referee_address, "text": text,
+                       "in_reply_to": ex.message_id or None}))
+
+
+def orders_purpose(phase_seq: int, digest: str) -> str:
+    """The sealing purpose of an order set: bound to its phase and to its own digest."""
+    return f"orders:{phase_seq}:{digest}"
