@@ -147,10 +147,11 @@ def new_referee(home: Path, seats: list[Seat], clock, *, seed: int = 1,
 
 
 def order_text(game_id: str, turn: int, phase: str, role: str, nonce: str, issued: datetime,
-               body: str) -> str:
-    """A complete order file (DESIGN.md "Signed orders")."""
-    return (f"game: {game_id}\nturn: {turn}\nphase: {phase}\nrole: {role}\nnonce: {nonce}\n"
-            f"issued: {format_time(issued)}\n\n{body}")
+               body: str, referee: str) -> str:
+    """A complete order file (DESIGN.md "Signed orders"; ``referee`` the fingerprint of the
+    game's referee key, docs/signing.md section 10)."""
+    return (f"game: {game_id}\nturn: {turn}\nphase: {phase}\nrole: {role}\n"
+            f"referee: {referee}\nnonce: {nonce}\nissued: {format_time(issued)}\n\n{body}")
 
 
 def build_maildir(referee: Referee, seats: list[Seat], maildir: Path, count: int,
@@ -163,6 +164,7 @@ def build_maildir(referee: Referee, seats: list[Seat], maildir: Path, count: int
     rs = registry.get(RULESET)
     views = {s.role: referee.view_and_window(GAME_ID, s.role) for s in seats}
     nonces = SeededEntropy(7, "bench-nonces")
+    fingerprint = referee.sealer.referee_signing_key(GAME_ID).public_key().fingerprint
     mix: Counter = Counter()
     for i in range(count):
         seat = seats[i % len(seats)]
@@ -172,7 +174,7 @@ def build_maildir(referee: Referee, seats: list[Seat], maildir: Path, count: int
         issued = START + timedelta(minutes=1, seconds=i)
         body = rs.bot_orders(view, window, seat.role, rng)
         text = order_text(GAME_ID, window.turn, window.phase, seat.role, nonces(16).hex(),
-                          issued, body)
+                          issued, body, fingerprint)
         form = FORMS[(i // len(seats)) % len(FORMS)]
         common = dict(sender=seat.email, to=REFEREE_ADDRESS,
                       subject=f"{GAME_ID} turn {window.turn} {window.phase}", date=issued)
@@ -189,16 +191,28 @@ def build_maildir(referee: Referee, seats: list[Seat], maildir: Path, count: int
     return mix, window.phase_id
 
 
+def _cpu_all() -> float:
+    """CPU seconds of this process and of every child it has waited for (the reader workers)."""
+    import resource
+
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + kids.ru_utime + kids.ru_stime
+
+
 def run_once(root: Path, seats: list[Seat], maildir: Path, count: int,
              profiler: cProfile.Profile | None = None,
              timer: StageTimer | None = None) -> tuple[float, float]:
     """Ingest ``maildir`` into a fresh home under ``root``; returns (wall seconds, CPU seconds
-    of this process). ``profiler`` and ``timer`` run during the ingest call only. Raises
-    RuntimeError unless all ``count`` verdicts are ``accepted``."""
+    of this process and its workers). ``profiler`` and ``timer`` run during the ingest call only. Raises
+    RuntimeError unless all ``count`` verdicts are ``accepted``. The CPU time counts the reader
+    worker processes too."""
     if timer is not None:
         timer.enabled = False
     home = root / "home"
     shutil.rmtree(home, ignore_errors=True)
+    # the build home's master key: the same game's referee key, which the orders name
+    home.mkdir(mode=0o700)
+    shutil.copy2(root / "build-home" / "referee.key", home / "referee.key")
     clock = FixedClock(START)
     referee = new_referee(home, seats, clock)
     clock.now = START + timedelta(minutes=1, seconds=count, hours=1)
@@ -208,9 +222,9 @@ def run_once(root: Path, seats: list[Seat], maildir: Path, count: int,
         timer.enabled = True
     if profiler is not None:
         profiler.enable()
-    start, cpu_start = time.perf_counter(), time.process_time()
+    start, cpu_start = time.perf_counter(), _cpu_all()
     verdicts = referee.ingest(iter_messages([str(maildir)]))
-    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+    elapsed, cpu = time.perf_counter() - start, _cpu_all() - cpu_start
     if profiler is not None:
         profiler.disable()
     if timer is not None:

@@ -63,6 +63,10 @@ def _fail_on_errors(fn):
         except (PbemError, CryptoError, MailError, UnknownRuleset, OSError, ValueError) as e:
             raise click.ClickException(str(e)) from None
         except Exception as e:  # a database we cannot open, and the like: say what, not where
+            # pbem.store's own errors (DatabaseError, integrity.RowTampered...), without
+            # importing the store for commands that never open it
+            if type(e).__module__.startswith("pbem.store"):
+                raise click.ClickException(str(e)) from None
             if type(e).__module__.startswith("sqlalchemy"):
                 orig = getattr(e, "orig", None) or e
                 raise click.ClickException(
@@ -266,13 +270,20 @@ def game_new(obj, ruleset, game_id, players, options, deadline, short_deadline, 
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(allow_dash=True))
+@click.option("--retry", is_flag=True,
+              help="Also judge again the archived messages the judge failed on (verdict error).")
 @click.pass_obj
 @_fail_on_errors
-def ingest(obj, paths):
+def ingest(obj, paths, retry):
     """Read orders mail: .eml files, Maildir folders, mbox files, bare signed order files, or
     one message on stdin (-, or no PATH with stdin from a pipe), e.g. from procmail. Each message
     is archived, then judged; the sender gets a receipt or a rejection (queued in the outbox).
     With no PATH and no pipe, messages left unjudged by a crash are judged.
+
+    Each message is read under the time and memory budget of HOME/config.toml ([ingest]
+    read_seconds, read_memory_mb); one that exceeds it is refused on its own. What the judge
+    noticed while reading a message (an unknown charset, a part it could not decode) is
+    printed under its line and put in the reply.
 
     Exit status 0 when every message was read and judged, rejected ones included; 1 when one
     could not be judged (it stays archived) or a PATH cannot be read.
@@ -283,19 +294,25 @@ def ingest(obj, paths):
     if not paths and not sys.stdin.isatty():
         paths = ("-",)  # a pipe from procmail or .forward that forgot the "-"
     try:
-        verdicts = ref.ingest(iter_messages(list(paths))) if paths else ref.ingest([])
+        verdicts = ref.ingest(iter_messages(list(paths)) if paths else [], retry_errors=retry)
     except MailSourceError as e:
         raise click.ClickException(str(e)) from None
+    shown = None
     for v in verdicts:
         click.echo(v.summary())
         for p in v.problems:
             click.echo(f"    {p}")
+        if v.warnings and v.warnings is not shown:  # once per message, not per order set
+            for w in v.warnings:
+                click.echo(f"    warning: {w}")
+            shown = v.warnings
     if not verdicts:
         click.echo("nothing to ingest")
     failed = [v for v in verdicts if v.status == "error"]
     if failed:
         raise click.ClickException(f"{len(failed)} message(s) could not be judged (they are "
-                                   "archived; `pbem ingest` with no path retries them)")
+                                   "archived; fix the cause, then `pbem ingest --retry` judges "
+                                   "them again)")
 
 
 @main.command()
@@ -485,6 +502,31 @@ def demo(ruleset, players, out_dir, seed, quiet):
     click.echo(f"demo finished: {result['phases']} phases, {result['mails']} order mails; "
                f"winner(s): {', '.join(result['winners'])}")
     click.echo(f"reports and public log in {result['out']}")
+
+
+@main.command("check-receipt")
+@click.argument("file", type=click.Path(allow_dash=True))
+@click.argument("game_id", required=False)
+@click.option("--referee", "referee_fp", metavar="FINGERPRINT",
+              help="The game's referee key (SHA256:...) as the setup report prints it; "
+                   "no database needed.")
+@click.pass_obj
+@_fail_on_errors
+def check_receipt(obj, file, game_id, referee_fp):
+    """Check a receipt (a saved mail or a text holding a PBEM RECEIPT block): its signature,
+    that the game's referee key made it (from GAME in the referee's database, or --referee),
+    and that it is for GAME when given. Exit status 1 when any check fails."""
+    try:
+        data = sys.stdin.buffer.read() if file == "-" else Path(file).expanduser().read_bytes()
+    except OSError as e:
+        raise click.ClickException(f"{file}: cannot read it: {e.strerror or e}") from None
+    r = obj.referee().check_receipt(data, "stdin" if file == "-" else file, game_id, referee_fp)
+    for x in r["receipts"]:
+        click.echo(f"{r['file']}: receipt for game {x['game']}, turn {x['turn']}, phase "
+                   f"{x['phase']}, role {x['role']} (orders-sha256 {x['orders_sha256']})")
+        click.echo(f"  signature: valid (Ed25519, pbem-receipt/1) by key {x['key']}")
+        click.echo(f"  that key is the referee key of the game ({r['referee_from']})"
+                   + (f"; the receipt names game {game_id}" if game_id else ""))
 
 
 def run() -> None:  # pragma: no cover - the console script

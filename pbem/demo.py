@@ -88,6 +88,15 @@ def ssh_sign(text: str, key_path: Path, workdir: Path) -> bytes:
     return sig.read_bytes()
 
 
+def template_referee(report: str) -> str | None:
+    """The fingerprint on the ``referee:`` line of a report's order template (``SHA256:...``;
+    docs/signing.md, section 10), or None if the report has none."""
+    import re
+
+    m = re.search(r"^referee: (SHA256:\S+)$", report, re.M)
+    return m.group(1) if m else None
+
+
 def run_demo(ruleset_name: str = "atlantis", *, players: int | None = None, out_dir: Path | None = None,
              seed: int | None = None, echo=None) -> dict:
     """Play one game to the end (see module docstring). Returns ``{"out", "game", "phases",
@@ -163,8 +172,11 @@ def run_demo(ruleset_name: str = "atlantis", *, players: int | None = None, out_
         for role in senders:
             view, win = referee.view_and_window(game_id, role)
             body = rs.bot_orders(view, win, role, rng)
+            # the player copies the referee line from the order template of their last report
+            judge = template_referee(referee.report(game_id, role))
             header = (f"game: {game_id}\nturn: {win.turn}\nphase: {win.phase}\nrole: {role}\n"
-                      f"nonce: {player_entropy(16).hex()}\nissued: {format_time(clock())}\n")
+                      + (f"referee: {judge}\n" if judge else "")
+                      + f"nonce: {player_entropy(16).hex()}\nissued: {format_time(clock())}\n")
             text = fill_header(header + "\n" + body, clock())
             kind, key = keys[role]
             form = FORMS[form_cycle % len(FORMS)]

@@ -66,12 +66,15 @@ def referee(tmp_path, clock):
 
 
 class Player:
-    """A player with a pbem key pair; ``orders(...)`` writes and signs an order file."""
+    """A player with a pbem key pair; ``text(...)`` writes an order file, ``signed(...)`` signs
+    it. With ``referee`` (a Referee) the header carries the game's ``referee:`` line, the
+    fingerprint of the game's referee key as the report's order template gives it."""
 
-    def __init__(self, role, email=None, seed=None):
+    def __init__(self, role, email=None, seed=None, referee=None):
         from pbem.crypto.keys import PrivateKey
 
         self.role = role
+        self.referee = referee
         self.email = email or f"{role}@players.example"
         self.key = PrivateKey(hashlib.sha256(f"key/{seed or role}".encode()).digest(), role)
         self.public_text = self.key.public_key().pbem_line() + "\n"
@@ -82,12 +85,23 @@ class Player:
 
         return PlayerSpec(self.role, self.email, self.public_text, f"{self.role}.pub")
 
-    def text(self, game, turn, phase, body, *, issued, role=None, nonce=None):
+    def referee_line(self, game):
+        """``referee: SHA256:...`` of ``game`` on this player's referee, or "" without one."""
+        if self.referee is None:
+            return ""
+        key = self.referee.sealer.referee_signing_key(game).public_key()
+        return f"referee: {key.fingerprint}\n"
+
+    def text(self, game, turn, phase, body, *, issued, role=None, nonce=None, referee=None):
+        """An order file; ``referee``: None for the line of this player's referee (if any),
+        False for none, or the fingerprint to write."""
         self.n += 1
         nonce = nonce or hashlib.sha256(f"nonce/{self.role}/{self.n}".encode()).hexdigest()[:32]
         stamp = issued.strftime("%Y-%m-%dT%H:%M:%SZ")
+        ref = (self.referee_line(game) if referee is None
+               else f"referee: {referee}\n" if referee else "")
         return (f"game: {game}\nturn: {turn}\nphase: {phase}\nrole: {role or self.role}\n"
-                f"nonce: {nonce}\nissued: {stamp}\n\n{body}")
+                f"{ref}nonce: {nonce}\nissued: {stamp}\n\n{body}")
 
     def signed(self, *args, **kw):
         from pbem.crypto.envelope import sign_text
@@ -96,8 +110,10 @@ class Player:
 
 
 @pytest.fixture
-def players():
-    return {r: Player(r) for r in ("red", "blue", "green", "white")}
+def players(request):
+    """Four players; in a test that uses the ``referee`` fixture they write its referee line."""
+    ref = request.getfixturevalue("referee") if "referee" in request.fixturenames else None
+    return {r: Player(r, referee=ref) for r in ("red", "blue", "green", "white")}
 
 
 def incoming(data, origin="test", bare=None):

@@ -3,6 +3,7 @@ Games here use the test-only ruleset "hunt"; Atlantis has its own CLI tests."""
 
 import json
 import os
+import re
 import stat
 
 import pytest
@@ -37,7 +38,7 @@ def test_init_creates_a_0600_key_and_never_overwrites_it(run):
     before = key.read_bytes()
     r = run("init")
     assert "kept" in r.output and key.read_bytes() == before
-    assert "0001_initial" in r.output
+    assert "0002_row_macs" in r.output
 
 
 def test_commands_before_init_say_what_to_do(run):
@@ -114,7 +115,11 @@ def test_sign_ingest_process_report_log_verify_outbox(run, tmp_path):
     _setup_game(run, tmp_path)
     for role, hole in (("red", 3), ("blue", 11)):
         orders = tmp_path / f"{role}.txt"
-        orders.write_text(f"game: h1\nturn: 1\nphase: dig\nrole: {role}\nnonce:\nissued:\n\ndig {hole}\n")
+        # the referee line as the player copies it from the order template of their report
+        judge = re.search(r"^referee: (SHA256:\S+)$", run("report", "h1", "--role", role).output,
+                          re.M).group(1)
+        orders.write_text(f"game: h1\nturn: 1\nphase: dig\nrole: {role}\nreferee: {judge}\n"
+                          f"nonce:\nissued:\n\ndig {hole}\n")
         signed = run("sign", str(orders), "--key", str(tmp_path / "k" / f"{role}.key")).output
         assert "-----BEGIN PBEM ORDERS-----" in signed and "issued: 2026-11-29T20:00:00Z" in signed
         if role == "red":

@@ -315,3 +315,102 @@ def test_an_envelope_whose_every_space_became_a_no_break_space_is_found():
                        "issued: 2026-11-29T20:15:00Z\n\nwalk red3 0607 0608", key)
     found = find_signed([("body", signed.replace(" ", "\u00a0"))], [])
     assert len(found) == 1 and isinstance(found[0], Signed)
+
+
+# --- likely causes of a failed signature (issue 7, item 8) ------------------------------------
+
+from pbem.crypto.find import (  # noqa: E402
+    HINT_BOM,
+    HINT_CHARSET,
+    HINT_MIXED_LINE_ENDS,
+    HINT_REWRAPPED,
+    HINT_TRAILING_SPACE,
+    signature_hint,
+)
+
+
+@pytest.mark.parametrize(
+    "text, raw, expected",
+    [
+        (ORDERS, b"\xef\xbb\xbf" + ORDERS.encode(), HINT_BOM),  # Notepad's "UTF-8 with BOM"
+        (ORDERS, b"\xff\xfe" + ORDERS.encode("utf-16-le"), HINT_BOM),
+        (ORDERS, ORDERS.replace("\n", "\r\n", 2).encode(), HINT_MIXED_LINE_ENDS),
+        (ORDERS, ORDERS.replace("sink", "sink ").replace("\n", "\r\n").encode().replace(b"0608\r\n", b"0608 \r\n"),
+         HINT_TRAILING_SPACE),
+        ("game: x\nmove 1 \n", None, HINT_TRAILING_SPACE),
+        (ORDERS, ORDERS.encode(), None),
+        (ORDERS.replace("\n", "\r\n"), ORDERS.replace("\n", "\r\n").encode(), None),  # CRLF throughout is fine
+    ],
+)
+def test_hints_for_exact_bytes(text, raw, expected):
+    assert signature_hint(text, raw, exact_bytes=True) == expected
+
+
+def test_hints_for_any_signature():
+    assert signature_hint(THUNDERBIRD_72) == HINT_REWRAPPED
+    assert signature_hint(THUNDERBIRD_72, rewrapped=True) is None  # known: the caller words it
+    assert signature_hint("note: caf\u00c3\u00a9\n") == HINT_CHARSET  # UTF-8 of U+00E9 read as Latin-1
+    assert signature_hint("note: \u00e2\u20ac\u0153x\u00e2\u20ac\u009d\n") == HINT_CHARSET  # U+201C via cp1252
+    assert signature_hint("note: caf\ufffd\n") == HINT_CHARSET
+    assert signature_hint("note: caf\u00e9 \u00c9t\u00e9\n") is None  # real accents are no hint
+    # A pbem envelope's canonical form removes these, so they are no cause there.
+    assert signature_hint("a \r\nb\n", b"\xef\xbb\xbfa \r\nb\n") is None
+
+
+def test_a_failed_envelope_names_the_likely_cause():
+    envelope = sign_text(ORDERS.replace("sink 0608", "note: caf\u00e9"), KEY)
+    mangled = envelope.replace("caf\u00e9", "caf\u00c3\u00a9")
+    [bad] = find_signed([("body", mangled)], [])
+    assert isinstance(bad, BadSignature)
+    assert "changed after it was signed" in bad.reason and HINT_CHARSET in bad.reason
+
+
+def test_a_rewrapped_failure_is_flagged_and_not_worded_twice():
+    envelope = sign_text(LONG_ORDERS, KEY)
+    wrapped = envelope.replace(LONG_ORDERS.rstrip("\n"), THUNDERBIRD_72.rstrip("\n"))
+    [bad] = find_signed([("body", wrapped)], [])
+    assert bad.rewrapped and HINT_REWRAPPED not in bad.reason
+
+
+# --- alternate readings and raw bytes (issue 7, items 5 and 7) --------------------------------
+
+
+def test_an_alternate_reading_is_tried_only_when_the_main_one_fails():
+    envelope = sign_text(ORDERS, KEY)
+    broken = envelope.replace("sink 0608", "sink 0609")
+    # Main fails, the alternate verifies: one Signed, nothing reported twice.
+    [found] = find_signed([("body", broken)], [], alternates={0: [envelope]})
+    assert isinstance(found, Signed) and found.text == CANON
+    # Main verifies: the (broken) alternate is never looked at.
+    [found] = find_signed([("body", envelope)], [], alternates={0: [broken]})
+    assert isinstance(found, Signed)
+    # Both fail: one BadSignature.
+    [found] = find_signed([("body", broken)], [], alternates={0: [broken.replace("0507", "0508")]})
+    assert isinstance(found, BadSignature)
+    # An alternate holding another envelope (another key) does not count for this one.
+    other = sign_text(ORDERS, PrivateKey(bytes(range(32)), "x"))
+    [found] = find_signed([("body", broken)], [], alternates={0: [other]})
+    assert isinstance(found, BadSignature)
+
+
+def test_armour_broken_in_the_main_reading_is_read_from_an_alternate():
+    envelope = sign_text(ORDERS, KEY)
+    cut = envelope.split("-----BEGIN PBEM SIGNATURE-----")[0]
+    [found] = find_signed([("body", cut)], [], alternates={0: [envelope]})
+    assert isinstance(found, Signed)
+
+
+@needs_ssh_keygen
+def test_detached_signature_checks_the_raw_bytes_first(tmp_path):
+    key = tmp_path / "id"
+    subprocess.run([SSH_KEYGEN, "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    data = b"\xef\xbb\xbf" + ORDERS.replace("\n", " \r\n", 4).encode()
+    (tmp_path / "o.txt").write_bytes(data)
+    subprocess.run([SSH_KEYGEN, "-Y", "sign", "-f", str(key), "-n", "pbem-orders", str(tmp_path / "o.txt")],
+                   check=True, capture_output=True)
+    sig = (tmp_path / "o.txt.sig").read_bytes()
+    decoded = data.decode("utf-8-sig").replace("\r\n", "\n")
+    [bad] = find_signed([("o.txt", decoded)], [("o.txt.sig", sig)])
+    assert isinstance(bad, BadSignature)
+    [good] = find_signed([("o.txt", decoded)], [("o.txt.sig", sig)], raw_bytes={0: data})
+    assert isinstance(good, Signed) and good.text == CANON

@@ -166,10 +166,11 @@ def test_bare_file_with_bom_and_crlf():
     assert extract(raw, bare=True).texts == [("file", RED_ORDERS)]
 
 
-def test_bare_file_that_is_not_utf8_is_read_as_latin1_with_a_warning():
+def test_bare_file_that_is_not_utf8_is_read_as_windows_1252_with_a_warning():
+    # WHATWG index-windows-1252: byte 0xF6 is U+00F6.
     got = extract(b"role: r\xf6d\n", bare=True)
     assert got.texts == [("file", "role: r\u00f6d\n")]
-    assert len(got.warnings) == 1 and "latin-1" in got.warnings[0]
+    assert len(got.warnings) == 1 and "Windows-1252" in got.warnings[0]
 
 
 # -- headers ------------------------------------------------------------------------------
@@ -300,14 +301,24 @@ def test_html_is_used_only_when_there_is_no_text_plain_body():
     assert extract(html_only).texts == [("body", "a\nb\n")]
 
 
-def test_attached_message_is_not_read_and_is_reported():
+def test_attached_message_is_read_as_forwarded():
     raw = _multipart(
         "Content-Type: text/plain\n\nForwarding my orders.\n",
         "Content-Type: message/rfc822\n\nFrom: b@example.org\nSubject: old\n\ninner body",
     )
     got = extract(raw)
-    assert got.texts == [("body", "Forwarding my orders.\n")]
-    assert any("attached message" in w for w in got.warnings)
+    assert got.texts == [("body", "Forwarding my orders.\n"), ("forwarded/body", "inner body")]
+    assert got.warnings == []
+
+
+def test_other_attached_messages_are_not_read_and_are_reported():
+    raw = _multipart(
+        "Content-Type: text/plain\n\nhello\n",
+        "Content-Type: message/partial; id=x; number=1\n\nFrom: b@example.org\n\nbody",
+    )
+    got = extract(raw)
+    assert got.texts == [("body", "hello\n")]
+    assert any("attached message is not read" in w for w in got.warnings)
 
 
 def test_unknown_and_wrong_charsets_fall_back_with_a_warning():
@@ -410,3 +421,92 @@ def test_bulk_list_and_robot_mail_is_not_to_be_answered(headers):
 def test_a_player_is_answered():
     raw = b"From: red@example.org\nSubject: x\nMessage-ID: <p@example.org>\n\nhello\n"
     assert not extract(raw).auto_submitted
+
+
+# -- hostile mail (issue 7) ----------------------------------------------------------------
+
+SIGNED_MAIL = (
+    b"From: red@example.org\nSubject: orders\nContent-Type: text/plain; charset=utf-8\n\n"
+    + RED_ORDERS.encode()
+)
+
+
+def _peak(fn):
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        result = fn()
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_content_type_with_100000_parameters_is_dropped_before_parsing():
+    from pbem.mail.prescan import MAX_PARAMETERS
+
+    header = "Content-Type: text/plain; charset=utf-8" + "".join(f"; p{i}=v" for i in range(100_000))
+    hostile = ("From: red@example.org\nSubject: x\n" + header + "\n\nhello\n").encode()
+    assert len(hostile) > 900_000
+    got, peak = _peak(lambda: extract(hostile))
+    # 140 s and 627 MB before; now one linear pass: well under 10 times the input's size.
+    assert peak < 10 * len(hostile)
+    assert got.sender == "red@example.org" and got.texts == [("body", "hello\n")]
+    [warning] = got.warnings
+    assert "Content-Type header" in warning and "ignored" in warning
+    assert MAX_PARAMETERS == 64
+    # The signed mail next to it in the same folder is read as usual.
+    assert extract(SIGNED_MAIL).texts == [("body", RED_ORDERS)]
+
+
+def test_too_many_parameters_in_a_part_header_drop_only_that_header():
+    params = "".join(f"; p{i}=v" for i in range(65))  # MAX_PARAMETERS + 1
+    raw = _multipart(
+        "Content-Type: text/plain" + params + "\n\nfirst\n",
+        "Content-Type: text/plain\nContent-Disposition: attachment; filename=orders.txt\n\n" + RED_ORDERS,
+    )
+    got = extract(raw)
+    assert got.texts == [("body", "first\n"), ("orders.txt", RED_ORDERS)]
+    assert len(got.warnings) == 1 and "65 parameters" in got.warnings[0]
+
+
+def test_a_header_field_over_16_kib_is_dropped():
+    from pbem.mail.prescan import MAX_FIELD_BYTES
+
+    assert MAX_FIELD_BYTES == 16 * 1024
+    raw = ("From: red@example.org\nX-Junk: " + "x" * (16 * 1024) + "\n\nbody\n").encode()
+    got = extract(raw)
+    assert got.texts == [("body", "body\n")] and "X-Junk header" in got.warnings[0]
+    fits = ("From: red@example.org\nX-Junk: " + "x" * 1000 + "\n\nbody\n").encode()
+    assert extract(fits).warnings == []
+
+
+def test_mime_nesting_and_part_counts_are_capped_with_a_warning():
+    from pbem.mail.parts import MAX_MIME_DEPTH, MAX_PARTS
+
+    depth = 2000  # the stdlib parser recurses once per level: this used to fail outright
+    body = "".join(f"--b{i}\nContent-Type: multipart/mixed; boundary=b{i + 1}\n\n" for i in range(depth))
+    raw = ("From: red@example.org\nContent-Type: multipart/mixed; boundary=b0\n\n" + body).encode()
+    got = extract(raw)
+    assert got.sender == "red@example.org"
+    assert any(f"more than {MAX_MIME_DEPTH} levels" in w or "more than 64" in w for w in got.warnings)
+
+    parts = "".join(
+        f"--b\nContent-Type: text/plain\nContent-Disposition: attachment; filename=f{i}.txt\n\nx\n"
+        for i in range(MAX_PARTS + 50)
+    )
+    got = extract(("Content-Type: multipart/mixed; boundary=b\n\n" + parts + "--b--\n").encode())
+    assert len(got.texts) == MAX_PARTS
+    assert any(f"more than {MAX_PARTS} parts" in w for w in got.warnings)
+
+
+def test_raw_bytes_are_kept_for_plain_texts_and_not_for_html():
+    raw = _multipart(
+        "Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: base64\n\n"
+        + base64.b64encode("\ufeffgame: x\r\n".encode()).decode() + "\n",
+    )
+    got = extract(raw)
+    assert got.texts == [("body", "game: x\n")]
+    assert got.raw_bytes == {0: b"\xef\xbb\xbfgame: x\r\n"}
+    html = extract(_message("Content-Type: text/html", "<p>a</p>"))
+    assert html.raw_bytes == {}

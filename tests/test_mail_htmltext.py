@@ -88,3 +88,36 @@ def test_inline_elements_do_not_break_lines():
 def test_no_text_at_all():
     assert html_to_text("") == ""
     assert html_to_text("<html><head><title>t</title></head><body></body></html>") == ""
+
+
+def test_120000_nested_blockquotes_take_memory_linear_in_the_input():
+    # Issue 7: one "> " prefix per level per line made memory grow with the square of the depth
+    # (3.6 GB at depth 50,000). The bound below is derived from the input (1.68 MB): the output
+    # may be at most MAX_OUTPUT_RATIO (4) times the input, well under 50 MB with the parser's own.
+    import tracemalloc
+
+    from pbem.mail.htmltext import MAX_OUTPUT_RATIO, MAX_QUOTE_MARKS, OUTPUT_SLACK
+
+    depth = 120_000
+    html = "<blockquote>a\n" * depth
+    tracemalloc.start()
+    try:
+        text = html_to_text(html)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 50 * 1024 * 1024
+    assert len(text) <= MAX_OUTPUT_RATIO * len(html) + OUTPUT_SLACK
+    lines = text.split("\n")
+    assert lines[0] == "> a" and lines[1] == ">> a"
+    assert MAX_QUOTE_MARKS == 32
+    assert lines[31] == ">" * 32 + " a"
+    assert lines[32] == ">" * 32 + " a"  # deeper: still quoted, with the capped prefix
+
+
+def test_output_is_bounded_by_the_input_size():
+    from pbem.mail.htmltext import MAX_OUTPUT_RATIO, OUTPUT_SLACK
+
+    html = "<blockquote>" * 40 + "<br>" * 200_000
+    text = html_to_text(html)
+    assert len(text) <= MAX_OUTPUT_RATIO * len(html) + OUTPUT_SLACK

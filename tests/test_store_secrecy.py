@@ -71,3 +71,59 @@ def test_atlantis_symbols_and_values_never_reach_the_database_in_clear(referee, 
     except StopIteration:
         pass
     assert seen["n"] == 4
+
+
+def test_a_stolen_database_cannot_confirm_a_guess_of_pending_orders(referee, players, clock):
+    """Issue 7: with a copy of the database only, the pending order set is not testable. Every
+    order red could have sent this window (``dig 1`` to ``dig 20``, the header rebuilt from the
+    nonce and issued time stored in clear) is hashed with SHA-256, and with SHA-256 of
+    salt + text for every value stored in the database as a salt; none may equal any stored
+    value of any column of any table, nor appear anywhere in the raw files."""
+    import hashlib
+    import json
+    import sqlite3
+
+    from pbem.crypto.canonical import canonical_bytes, sha256_hex
+
+    referee.new_game(GameSpec(ruleset="hunt", game_id="h1",
+                              players=(players["red"].spec(), players["blue"].spec()), options={}))
+    verdict = referee.ingest([incoming(players["red"].signed("h1", 1, "dig", "dig 13",
+                                                             issued=clock()))])[0]
+    assert verdict.status == "accepted"
+    path = Path(referee.home.path) / "pbem.db"
+    con = sqlite3.connect(path)
+    try:
+        ((nonce, issued),) = con.execute("SELECT nonce, issued FROM order_set").fetchall()
+        created = json.loads(con.execute("SELECT line FROM log_line WHERE game_id='h1' AND "
+                                         "seq=1").fetchone()[0])
+        values = set()
+        for (table,) in con.execute("SELECT name FROM sqlite_master WHERE type='table'"):
+            for row in con.execute(f'SELECT * FROM "{table}"'):
+                values.update(v for v in row if v is not None)
+    finally:
+        con.close()
+    stamp = issued[:19].replace(" ", "T") + "Z"
+    referee_lines = ("", f"referee: {created['referee_fingerprint']}\n")  # public, in the log
+    guesses = [f"game: h1\nturn: 1\nphase: dig\nrole: red\n{ref}nonce: {nonce}\n"
+               f"issued: {stamp}\n\ndig {n}{end}"
+               for n in range(1, 21) for end in ("", "\n") for ref in referee_lines]
+    assert verdict.sha256 in {sha256_hex(g) for g in guesses}  # the true text is a guess
+    salts = set()
+    for v in values:
+        raw = v if isinstance(v, bytes) else str(v).encode()
+        salts.add(raw)
+        try:
+            salts.add(bytes.fromhex(v if isinstance(v, str) else ""))
+        except ValueError:
+            pass
+    stored = {v if isinstance(v, bytes) else str(v).encode() for v in values}
+    stored |= {str(v).lower().encode() for v in values if isinstance(v, str)}
+    data = raw_db(referee)
+    for g in guesses:
+        body = canonical_bytes(g)
+        digests = [hashlib.sha256(body).digest(), hashlib.sha256(g.encode()).digest()]
+        digests += [hashlib.sha256(salt + body).digest() for salt in salts]
+        for d in digests:
+            for form in (d, d.hex().encode()):
+                assert form not in stored
+                assert form not in data

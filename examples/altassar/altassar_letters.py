@@ -1,13 +1,13 @@
 """The alt-example's players and their letters to the referee: the orders as they wrote them.
 
 The letter and player shapes are the Atlantis example's (``examples/atlantis/example_mails.py``,
-imported, not copied): :class:`AltLetter` only changes the game named in the order header and
-the seats it looks its player up in. Everything a player typed is data here: the words around
-the orders, the order lines with their comments and their mistakes, the nonce, and the time
-they signed and sent. ``make_example.py`` signs the orders, writes the mail in the form of the
-player's mail program (``examples/atlantis/client_forms.py``) and plays it through pbem. The
-orders of each window were written after reading the report that opened it (README.md tells
-the story).
+imported, not copied): :class:`AltLetter` only changes the game and the referee key named in
+the order header and the seats it looks its player up in. Everything a player typed is data
+here: the words around the orders, the order lines with their comments and their mistakes, the
+nonce, and the time they signed and sent. ``make_example.py`` signs the orders, writes the
+mail in the form of the player's mail program (``examples/atlantis/client_forms.py``) and plays
+it through pbem. The orders of each window were written after reading the report that opened it
+(README.md tells the story).
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ if str(_ATLANTIS) not in sys.path:
 from example_mails import REFEREE, Letter, Player  # noqa: E402  (examples/atlantis)
 
 GAME = "alt-example"
+REFEREE_KEY = "SHA256:23d2r0NVks98aF5geePXPHrLZjI2hwA9uw+B18sHwLs"
+"""The fingerprint of the game's referee key as the setup report prints it
+(reports/public/000-setup.txt), copied into every order header's ``referee:`` line."""
 
 PLAYERS = (
     Player("confederation", "Dana Okafor", "dana@example.org", "mail.example.org",
@@ -50,7 +53,7 @@ class AltLetter(Letter):
         """The order file's header lines (DESIGN.md, "Signed orders"), ending with the blank
         line before the orders."""
         return (f"game: {GAME}\nturn: {self.turn}\nphase: {self.phase}\nrole: {self.role}\n"
-                f"nonce: {self.nonce}\nissued: {self.issued}\n\n")
+                f"referee: {REFEREE_KEY}\nnonce: {self.nonce}\nissued: {self.issued}\n\n")
 
 
 # -- turn 0: the Breakout and the Signal Posts -------------------------------------------------
@@ -100,7 +103,7 @@ move dummy-8 from 0207 to 1705   # the farthest forest of all
 Run!
 Dana
 """,
-        expect="accepted, problems: line 30 (Altassar 5.0)",
+        expect="accepted, problems: line 31 (Altassar 5.0)",
     ),
     AltLetter(
         file="02-spikus-mutt-sig.eml", window="0.posts", role="spikus", client="mutt",
@@ -208,7 +211,7 @@ attack 0612 with S01
 -- 
 Marek
 """,
-        expect="accepted, problems: line 16 (Altassar 7.0)",
+        expect="accepted, problems: line 17 (Altassar 7.0)",
     ),
     AltLetter(
         file="05-confederation-gmail.eml", window="1.evasion", role="confederation",
@@ -271,7 +274,7 @@ move dummy-8 to 0408
 
 Dana
 """,
-        expect="accepted, problems: line 13 (Altassar 5.0)",
+        expect="accepted, problems: line 14 (Altassar 5.0)",
     ),
     AltLetter(
         file="07-confederation-thunderbird-reply.eml", window="1.confederation-movement",
@@ -313,7 +316,7 @@ attack D2 with terran-1 silian-2
 
 Dana
 """,
-        expect="accepted, problems: line 15 (Altassar 5.0); line 24 (Altassar 5.0), replaces 06-confederation-apple.eml",
+        expect="accepted, problems: line 16 (Altassar 5.0); line 25 (Altassar 5.0), replaces 06-confederation-apple.eml",
     ),
 ]
 

@@ -17,6 +17,10 @@ from datetime import datetime, timedelta, timezone
 
 GAME = "atl-example"
 REFEREE = "referee@judge.example.org"
+REFEREE_KEY = "SHA256:X4979eh8eFfTqRQPImvVEsDwI5MA7fkyH+4PPisZbrA"
+"""The fingerprint of the game's referee key as the setup report prints it
+(reports/public/000-setup.txt); every order template carries it on its ``referee:`` line,
+which binds the orders to this judge (docs/signing.md, section 10)."""
 
 
 @dataclass(frozen=True)
@@ -126,7 +130,7 @@ class Letter:
         """The order file's header lines (DESIGN.md, "Signed orders"), ending with the blank
         line before the orders."""
         return (f"game: {GAME}\nturn: {self.turn}\nphase: {self.phase}\nrole: {self.role}\n"
-                f"nonce: {self.nonce}\nissued: {self.issued}\n\n")
+                f"referee: {REFEREE_KEY}\nnonce: {self.nonce}\nissued: {self.issued}\n\n")
 
     def order_file(self) -> str:
         """The whole order file as the player saved it (LF line ends, one final newline)."""
@@ -192,7 +196,7 @@ monster 0303  0402             # red's ship will be in the north, surely
 Cheers,
 Gareth
 """,
-        expect="accepted, problems: line 11 (Atlantis: Preparing to Play 3)",
+        expect="accepted, problems: line 12 (Atlantis: Preparing to Play 3)",
     ),
     Letter(
         file="03-green-outlook.eml", window="0.setup", role="green", client="outlook",
@@ -248,7 +252,7 @@ monster 0302 0202   # red will have the north-west to himself otherwise
 -- 
 Bjørn
 """,
-        expect="accepted, problems: line 10 (Atlantis: Land Movement)",
+        expect="accepted, problems: line 11 (Atlantis: Land Movement)",
     ),
 ]
 
@@ -285,7 +289,7 @@ if monster: monster2 0203            # green's monster, out of my way
 
 Ruth
 """,
-        expect="accepted, problems: line 13 (Atlantis: People and/or Ships move)",
+        expect="accepted, problems: line 14 (Atlantis: People and/or Ships move)",
     ),
     Letter(
         file="06-green-gmail.eml", window="1.green", role="green", client="gmail",
@@ -313,7 +317,7 @@ if monster: monster1  1204            # and hers moves away from my bay
 
 Gareth
 """,
-        expect="accepted, problems: line 10 (Atlantis: Land Movement)",
+        expect="accepted, problems: line 11 (Atlantis: Land Movement)",
     ),
     Letter(
         file="07-blue-mutt-attach.eml", window="1.blue", role="blue", client="mutt-attach",
@@ -404,7 +408,7 @@ if monster: monster1 1106                 # mine to the mouth of green's bay
 
 Ruth
 """,
-        expect="accepted, problems: line 16 (Atlantis: Dice)",
+        expect="accepted, problems: line 17 (Atlantis: Dice)",
     ),
     Letter(
         file="10-red-apple-creature.eml", window="2.red-creature", role="red", client="apple",
@@ -511,7 +515,7 @@ if shark: stay
 -- 
 Bjørn
 """,
-        expect="accepted, problems: line 10 (Atlantis: Swimming people)",
+        expect="accepted, problems: line 11 (Atlantis: Swimming people)",
     ),
 ]
 

@@ -14,6 +14,17 @@ referee signing seed   ``"pbem/referee-sign/1\\n" + game``
 secret                 ``"pbem/secret/1\\n" + label``
 =====================  ==========================================================
 
+The secrets in use (:meth:`Sealer.derive_secret`/:meth:`Sealer.mac_key` labels):
+
+==================  =============================================================
+label               use
+==================  =============================================================
+``key-check``       identifies the master key (setting ``master_key_check``)
+``orders-salt``     HMAC key of the orders' salt (pbem.engine.accept.orders_commitment)
+``order-digest``    HMAC key of ``order_set.digest`` (pbem.engine.accept.order_digest)
+``row-mac``         HMAC key of the row MACs (``mac`` columns; pbem.store.integrity)
+==================  =============================================================
+
 A sealed blob (format 1) is ``b"\\x01" || nonce (12 random bytes) || AES-256-GCM ciphertext
 and 16-byte tag`` (NIST SP 800-38D), with additional data
 ``"pbem/1\\n" + game + "\\n" + owner + "\\n" + purpose + "\\n" + str(version)`` (UTF-8).

@@ -22,9 +22,10 @@ from pbem.store import repo
 
 MAX_ORDERS_CHARS = 64 * 1024
 """The longest order set taken (characters of the canonical text)."""
-MAX_CLOCK_SKEW = timedelta(hours=24)
-"""How far ahead of the judge's clock an ``issued:`` may be (clocks and zones differ; an order
-set dated far ahead would lock its sender out of correcting it)."""
+MAX_CLOCK_SKEW = timedelta(minutes=15)
+"""How far ahead of the judge's clock an ``issued:`` may be. Phone and computer clocks drift by
+seconds, and zones do not matter (``issued`` carries its zone); an order set dated far ahead
+would lock its sender out of correcting it until that time (docs/signing.md, section 4)."""
 
 
 @dataclass
@@ -55,13 +56,19 @@ def accept_orders(batch, msg, ex, signed, now) -> Verdict:
     if header.issued > now + MAX_CLOCK_SKEW:
         raise Rejected("future", f"these orders say they were issued {format_time(header.issued)}, "
                        f"but the judge's clock reads {format_time(now)}: 'issued:' may be ahead "
-                       f"by {MAX_CLOCK_SKEW.total_seconds() / 3600:.0f} hours at most (check your "
+                       f"by {MAX_CLOCK_SKEW.total_seconds() / 60:.0f} minutes at most (check your "
                        "clock and time zone, or let `pbem sign` fill it)", **where)
     g = batch.game(header.game)
     if g is None:
         raise Rejected("unknown-game", f"there is no game {header.game!r} on this judge "
                        "(check the 'game:' line)", **where)
     game = g.ctx.game
+    referee_fp = batch.sealer.referee_signing_key(game.id).public_key().fingerprint
+    if header.referee is not None and header.referee != referee_fp:
+        raise Rejected("wrong-judge", f"these orders are bound to the referee key "
+                       f"{header.referee}, but the referee key of game {game.id} on this judge is {referee_fp} (see "
+                       "its setup report): orders meant for another judge's game of that name?",
+                       **where)
     fp = signed.public_key.fingerprint
     player = g.ctx.player(header.role)
     if player is None:
@@ -92,6 +99,16 @@ def accept_orders(batch, msg, ex, signed, now) -> Verdict:
         raise Rejected("not-your-window", f"role {header.role} owes no orders in turn {w.turn}, "
                        f"phase {w.phase} of game {game.id}; orders are awaited from "
                        f"{', '.join(w.owed)}", **where)
+    warnings = []
+    if header.referee is None:
+        if game.bind_referee:
+            raise Rejected("no-referee", f"these orders have no 'referee:' line; game {game.id} "
+                           "takes only orders bound to its judge, so that they cannot be replayed "
+                           f"to another one: add the line 'referee: {referee_fp}' to the header, "
+                           "as the order template in your report has it", **where)
+        warnings.append(f"no 'referee:' line: any judge with a game {game.id} would take these "
+                        f"orders; add 'referee: {referee_fp}' (the order template in your "
+                        "report has it) to your next order files")
     plain = sha256_hex(text)
     digest = order_digest(batch.sealer, text)
     held = g.held.get(header.role)
@@ -103,6 +120,15 @@ def accept_orders(batch, msg, ex, signed, now) -> Verdict:
             raise Rejected("stale", f"these orders were issued {format_time(header.issued)}, not "
                            f"later than the orders already held for this window (issued "
                            f"{format_time(held.issued)}); the newer orders stay in force", **where)
+    # After the duplicate and stale checks, an earlier order set with this nonce is another
+    # text: the same text is in force (duplicate), superseded (stale) or of a closed window.
+    reuse = nonce_reuse(batch, game.id, header.role, header.nonce)
+    if reuse is not None:
+        raise Rejected("nonce-reused", f"the nonce {header.nonce} was used before in game "
+                       f"{game.id}{reuse}; every order set needs a nonce of its own, as the nonces "
+                       "key the dice: leave the 'nonce:' line empty and let `pbem sign` fill a "
+                       "fresh one (signing with ssh-keygen, write a new one from "
+                       "`openssl rand -hex 16`)", **where)
     rs = g.ctx.ruleset
     body = "\n".join(text.split("\n")[header.body_line - 1:])
     orders, problems = rs.parse(header.role, w, body, header.body_line)
@@ -112,11 +138,12 @@ def accept_orders(batch, msg, ex, signed, now) -> Verdict:
 
     payload = json.dumps({"text": text, "problems": [p.to_json() for p in problems]}).encode()
     row = {"game_id": game.id, "phase_seq": g.phase.seq, "role": header.role,
-           "issued": header.issued, "nonce": header.nonce, "sha256": digest, "received_at": now,
+           "issued": header.issued, "nonce": header.nonce, "digest": digest, "received_at": now,
            "message_id": msg.id, "status": "accepted",
            "blob": batch.sealer.seal(game.id, header.role, orders_purpose(g.phase.seq, digest),
                                      0, payload)}
     batch.order_sets.append(row)
+    used_nonces(batch, game.id).setdefault(header.nonce, set()).add(header.role)
     if held is not None:
         if held.row is not None:
             held.row["status"] = "superseded"
@@ -128,8 +155,28 @@ def accept_orders(batch, msg, ex, signed, now) -> Verdict:
               issued=format_time(header.issued))
     verdict = Verdict(msg.origin, "accepted", "", "", problems=problems, sha256=plain, **where)
     receipt_mail(batch, g, player, header, plain, problems, held, signed, ex, now,
-                  salt=salt, commit=commit)
+                  salt=salt, commit=commit, warnings=warnings)
     return verdict
+
+
+def nonce_reuse(batch, game_id: str, role: str, nonce: str) -> str | None:
+    """Whether ``nonce`` was used before in game ``game_id`` by an order set stored (any phase,
+    role or status; :func:`pbem.store.repo.nonces_used`, read once per game and batch) or
+    accepted earlier in this ingest batch. Returns None if not, else the words naming the
+    earlier use for the rejection: `` by your own earlier orders`` when ``role`` sent them,
+    else ``""`` (whose orders they were is not the sender's business). docs/signing.md,
+    section 10."""
+    roles = used_nonces(batch, game_id).get(nonce)
+    if not roles:
+        return None
+    return " by your own earlier orders" if role in roles else ""
+
+
+def used_nonces(batch, game_id: str) -> dict[str, set[str]]:
+    """The batch's record of the nonces used in ``game_id`` (loaded on first use)."""
+    if game_id not in batch.nonces:
+        batch.nonces[game_id] = repo.nonces_used(batch.session, game_id)
+    return batch.nonces[game_id]
 
 
 def order_digest(sealer, text: str) -> str:
@@ -161,9 +208,10 @@ def orders_commitment(sealer, game: str, phase_id: str, role: str, text: str) ->
 
 
 def receipt_mail(batch, g, player, header, digest, problems, replaced, signed, ex,
-                  now, *, salt: str, commit: str) -> None:
+                  now, *, salt: str, commit: str, warnings=()) -> None:
     """A receipt signed with the game's referee key, quoting the orders' sha256 and their
-    problems against the current position."""
+    problems against the current position, and ``warnings`` (sentences: accepted, but the
+    sender should know, e.g. a missing ``referee:`` line; docs/signing.md, section 10)."""
     from pbem.crypto.envelope import sign_receipt
     from pbem.reports.render import render
 
@@ -176,12 +224,14 @@ def receipt_mail(batch, g, player, header, digest, problems, replaced, signed, e
         "issued": format_time(header.issued), "received": format_time(now),
         "replaces": format_time(replaced.issued) if replaced is not None else None,
         "problems": [str(p) for p in problems], "method": signed.method,
+        "warnings": list(warnings),
         "deadline": format_time(g.phase.deadline_at),
         "log_lines": log_lines, "log_head": log_head})
     signed_receipt = sign_receipt(body, key)
     text = render("receipt_mail.txt.j2", {"receipt": signed_receipt, "game": game.id,
                                           "referee_key": key.public_key().fingerprint,
-                                          "problems": len(problems)})
+                                          "problems": len(problems),
+                                          "warnings": list(warnings)})
     n = len(problems)
     subject = (f"[{game.id}] receipt: turn {header.turn} {header.phase} orders of {header.role}"
                + (f" ({n} problem{'s' if n != 1 else ''})" if n else ""))

@@ -83,7 +83,7 @@ def _read_orders(ctx, phase, window, held):
     orders, problems, nonces, commits = {}, {}, {}, {}
     for row in held:
         data = json.loads(ctx.sealer.open(ctx.game.id, row.role,
-                                          orders_purpose(phase.seq, row.sha256), 0, row.blob))
+                                          orders_purpose(phase.seq, row.digest), 0, row.blob))
         text = data["text"]
         header = parse_header(text)
         body = "\n".join(text.split("\n")[header.body_line - 1:])

@@ -172,7 +172,8 @@ def create_game(db, sealer, spec: GameSpec, now: datetime, entropy) -> dict:
                     map_text=spec.map_text, map_sha256=_sha256(spec.map_text),
                     deadline_seconds=spec.deadline_seconds,
                     short_deadline_seconds=spec.short_deadline_seconds,
-                    public_state="{}", referee_address=spec.referee_address)
+                    public_state="{}", referee_address=spec.referee_address,
+                    bind_referee=True)  # orders must carry 'referee:' (docs/signing.md, 10)
         s.add(game)
         s.flush()
         players = []

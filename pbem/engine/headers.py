@@ -3,6 +3,8 @@
 DESIGN.md, "Signed orders": an order file starts with ``key: value`` lines (``game``, ``turn``,
 ``phase``, ``role``, ``nonce``, ``issued``), then a blank line, then the orders. The header binds
 the signed orders to one window; ``nonce`` feeds the dice; ``issued`` orders the submissions.
+The optional ``referee`` line (the fingerprint of the game's referee key, as the report's order
+template writes it) binds them to one judge (docs/signing.md, section 10).
 """
 
 from __future__ import annotations
@@ -13,8 +15,14 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 REQUIRED = ("game", "turn", "phase", "role", "nonce", "issued")
+OPTIONAL = ("referee",)
+"""Header fields that may be absent: ``referee`` (docs/signing.md, section 10)."""
+KNOWN = REQUIRED + OPTIONAL
 _HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z-]*)[ \t]*:[ \t]*(.*)$")
+_TURN = re.compile(r"[0-9]{1,9}")
 _NONCE = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
+_FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
+"""A key fingerprint as pbem and ``ssh-keygen -l`` print it: SHA-256, base64 without padding."""
 
 
 class HeaderError(ValueError):
@@ -27,8 +35,10 @@ class HeaderError(ValueError):
 
 @dataclass(frozen=True)
 class OrderHeader:
-    """A parsed header: ``turn`` is the game turn, ``issued`` an aware UTC datetime, and
-    ``body_line`` the 1-based line number where the order body starts."""
+    """A parsed header: ``turn`` is the game turn, ``issued`` an aware UTC datetime,
+    ``body_line`` the 1-based line number where the order body starts, and ``referee`` the
+    fingerprint of the judge's key for the game (``SHA256:...``) or None when the header has
+    no ``referee:`` line (or an empty one)."""
 
     game: str
     turn: int
@@ -37,6 +47,7 @@ class OrderHeader:
     nonce: str
     issued: datetime
     body_line: int
+    referee: str | None = None
 
 
 def parse_issued(value: str) -> datetime:
@@ -66,7 +77,7 @@ def split_header(text: str) -> tuple[dict[str, tuple[int, str]], int]:
         i += 1
     while i < len(lines):
         m = _HEADER_LINE.match(lines[i].strip())
-        if not m or m.group(1).lower() not in REQUIRED:
+        if not m or m.group(1).lower() not in KNOWN:
             break
         key = m.group(1).lower()
         if key in fields:
@@ -82,7 +93,9 @@ def parse_header(text: str) -> OrderHeader:
     """Parse and check the header of an order file (canonical text).
 
     Raises HeaderError naming the line and the expected form for a missing field, a turn that
-    is not a number, a nonce that is too short, or an ``issued`` without a zone.
+    is not a number, a nonce that is too short, an ``issued`` without a zone, or a ``referee``
+    that is not a key fingerprint (``SHA256:`` and 43 base64 characters; docs/signing.md,
+    section 10). ``referee`` is optional: the judge decides whether a game needs it.
     """
     fields, body_line = split_header(text)
     absent = [k for k in REQUIRED if k not in fields]
@@ -100,7 +113,7 @@ def parse_header(text: str) -> OrderHeader:
         raise HeaderError(fields[empty[0]][0], ", ".join(f"'{k}:'" for k in empty)
                           + (" is" if len(empty) == 1 else " are") + " empty" + hint)
     line, turn = fields["turn"]
-    if not turn.isdigit():
+    if not _TURN.fullmatch(turn):  # not str.isdigit(): it takes '²', which int() refuses
         raise HeaderError(line, f"expected 'turn: NUMBER', found 'turn: {turn}'")
     line, nonce = fields["nonce"]
     if not _NONCE.match(nonce):
@@ -112,14 +125,22 @@ def parse_header(text: str) -> OrderHeader:
     except ValueError:
         raise HeaderError(line, f"expected 'issued:' an ISO 8601 time with a zone such as "
                                 f"2026-11-29T20:15:00Z, found {issued!r}") from None
+    referee = None
+    if fields.get("referee", (0, ""))[1]:
+        line, referee = fields["referee"]
+        if not _FINGERPRINT.fullmatch(referee):
+            raise HeaderError(line, "expected 'referee:' followed by the fingerprint of the game's "
+                                    "referee key as your report's order template gives it "
+                                    f"(SHA256: and 43 letters, digits, + or /), found {referee!r}")
     return OrderHeader(game=fields["game"][1], turn=int(turn), phase=fields["phase"][1].lower(),
                        role=fields["role"][1].lower(), nonce=nonce, issued=when,
-                       body_line=body_line)
+                       body_line=body_line, referee=referee)
 
 
 def fill_header(text: str, now: datetime) -> str:
     """Fill an empty or absent ``nonce:`` (32 random hex digits) and ``issued:`` (``now``) in an
-    order file, keeping everything else as written. Used by ``pbem sign``."""
+    order file, keeping everything else as written (a ``referee:`` line included, wherever it
+    stands in the header). Returns the new text. Used by ``pbem sign``."""
     fields, _ = split_header(text)
     lines = text.split("\n")
     nonce = secrets.token_hex(16)

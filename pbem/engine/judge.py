@@ -14,16 +14,20 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Iterable, Iterator
 
 from pbem.engine.accept import Held, accept_orders
 from pbem.engine.gamestate import GameContext
 from pbem.engine.headers import format_time
 from pbem.engine.publish import letter_row
-from pbem.engine.reader import MAX_MESSAGE_BYTES, ReadMessage, read_chunks, read_message
+from pbem.engine.reader import MAX_MESSAGE_BYTES, Arrival, ReadMessage, arrival
+from pbem.engine.readpool import Reading
 from pbem.engine.ruleset import Window
+from pbem.engine.settings import IngestSettings
 from pbem.engine.verdicts import Rejected, Verdict
 from pbem.store import repo
+from pbem.mail.compose import safe_header_text
 from pbem.store.models import Message, OrderSet
 
 ARCHIVE = "archive"
@@ -41,8 +45,13 @@ class _Open:
 
 
 class _Batch:
-    def __init__(self, session, sealer):
-        self.session, self.sealer = session, sealer
+    """What judging one chunk needs and produces: the games it touches, the order sets, mail
+    and superseded rows to write, and the rejections counted per address."""
+
+    def __init__(self, session, sealer, settings: IngestSettings):
+        self.session, self.sealer, self.settings = session, sealer, settings
+        self.rejected_to: dict[str, int] = {}
+        self.nonces: dict[str, dict[str, set[str]]] = {}  # game -> nonce -> roles (accept.py)
         self.games: dict[str, _Open | None] = {}
         self.order_sets: list[dict] = []
         self.mail: list[dict] = []
@@ -57,11 +66,19 @@ class _Batch:
                 ctx = GameContext.load(self.session, self.sealer, row)
                 phase = repo.open_phase(self.session, gid)
                 window = Window.from_json(json.loads(phase.window_json)) if phase else None
-                held = {o.role: Held(o.sha256, o.nonce, o.issued, id=o.id)
+                held = {o.role: Held(o.digest, o.nonce, o.issued, id=o.id)
                         for o in repo.accepted_orders(self.session, gid, phase.seq)} \
                     if phase else {}
                 self.games[gid] = _Open(ctx, phase, window, held)
         return self.games[gid]
+
+    def rejections_to(self, address: str, now: datetime) -> int:
+        """Rejections queued to ``address`` in the hour before ``now`` (this batch's too)."""
+        key = address.lower()
+        if key not in self.rejected_to:
+            self.rejected_to[key] = repo.count_mail_to(self.session, "rejection", key,
+                                                       since=now - timedelta(hours=1))
+        return self.rejected_to[key]
 
     def sender_address(self, game_id: str | None) -> str:
         """The From address of the judge's replies: the game's referee address if known."""
@@ -69,49 +86,69 @@ class _Batch:
         return g.ctx.game.referee_address if g else DEFAULT_SENDER
 
     def flush(self) -> None:
-        """Write everything the batch produced: order sets, mail, log lines (bulk inserts)."""
-        from sqlalchemy import insert, update
-
+        """Write everything the batch produced: order sets, mail, log lines (bulk inserts, with
+        their row MACs)."""
         from pbem.store.models import Outbox
 
-        if self.order_sets:
-            self.session.execute(insert(OrderSet), self.order_sets)
-        if self.superseded:
-            self.session.execute(update(OrderSet).where(OrderSet.id.in_(self.superseded))
-                                 .values(status="superseded"))
-        if self.mail:
-            self.session.execute(insert(Outbox), self.mail)
+        repo.insert_protected(self.session, OrderSet, self.order_sets)
+        repo.supersede_orders(self.session, self.superseded)
+        repo.insert_protected(self.session, Outbox, self.mail)
         for g in self.games.values():
             if g is not None:
                 g.ctx.flush()
 
 
-def ingest(db, sealer, incomings, *, now: datetime, batch_size: int = 250) -> list[Verdict]:
+def ingest(db, sealer, incomings, *, now: datetime, settings: IngestSettings = IngestSettings(),
+           batch_size: int = 250, retry_errors: bool = False) -> list[Verdict]:
     """Archive and judge ``incomings`` (pbem.mail.sources.Incoming), plus any message a crash
-    left unjudged. Returns one Verdict per order set found (or per message without one).
+    left unjudged (and, with ``retry_errors``, every message whose verdict is ``error``).
+    Returns one Verdict per order set found (or per message without one).
 
-    Messages go in chunks of ``batch_size``: one transaction archives a chunk, a second judges
-    it (so a crash between the two leaves the chunk ``pending`` for the next run)."""
+    Messages go in chunks of ``batch_size``. For each chunk: one transaction archives every new
+    message from its raw bytes alone (bounded, recognised as a duplicate before any parsing);
+    worker processes then read the chunk under ``settings``' time and memory budget while the
+    previous chunk is judged; a second transaction judges it. A crash between the two leaves
+    the chunk ``pending`` for the next run."""
     verdicts: list[Verdict] = []
     with db.read() as s:
-        stale = [m.id for m in repo.pending_messages(s)]
+        stale = repo.pending_messages(s, retry_errors=retry_errors)
     if stale:
-        verdicts += _judge_archived(db, sealer, stale, now)
-    for items in read_chunks(incomings, batch_size):
-        verdicts += _ingest_chunk(db, sealer, items, now)
+        verdicts += _judge_archived(db, sealer, stale, now, settings)
+    budget = settings.budget
+    waiting: tuple[list[Verdict], Reading] | None = None
+    for chunk in _chunks(incomings, batch_size):
+        duplicates, fresh = _archive(db, sealer, [arrival(i) for i in chunk], now)
+        reading = Reading(fresh, budget)  # forks: every worker starts on its own core
+        if waiting is not None:
+            verdicts += waiting[0] + _judge(db, sealer, waiting[1].results(), now, settings)
+        waiting = (duplicates, reading)
+    if waiting is not None:
+        verdicts += waiting[0] + _judge(db, sealer, waiting[1].results(), now, settings)
     return verdicts
 
 
-def _ingest_chunk(db, sealer, items: list[ReadMessage], now) -> list[Verdict]:
-    """Archive a chunk of read messages in one transaction, then judge the new ones."""
+def _chunks(items: Iterable, size: int) -> Iterator[list]:
+    chunk = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _archive(db, sealer, items: list[Arrival], now) -> tuple[list[Verdict], list[Arrival]]:
+    """Archive a chunk in one transaction, before any parsing: (verdicts of the duplicates, the
+    new arrivals with their archive ids). A message is kept cut to its first bytes when it is
+    longer than the judge reads (``truncated``, with its whole ``size``)."""
     from sqlalchemy import insert
     from sqlmodel import select
 
-    verdicts, fresh = [], []
+    verdicts, fresh, rows = [], [], []
     with db.write() as s:
         keys = {i.key for i in items}
         known = set(s.exec(select(Message.message_key).where(Message.message_key.in_(keys))))
-        rows = []
         for item in items:
             if item.key in known:
                 verdicts.append(Verdict(item.origin, "duplicate", "duplicate",
@@ -119,9 +156,9 @@ def _ingest_chunk(db, sealer, items: list[ReadMessage], now) -> list[Verdict]:
                 continue
             known.add(item.key)
             rows.append({"message_key": item.key, "raw_sha256": item.digest, "received_at": now,
-                         "origin": item.origin, "sender": item.extracted.sender or "",
-                         "subject": (item.extracted.subject or "")[:300], "verdict": "pending",
-                         "reason": "",
+                         "origin": item.origin[:1000], "sender": "", "subject": "",
+                         "verdict": "pending", "reason": "", "size": item.size,
+                         "truncated": item.truncated,
                          "blob": sealer.seal("-", ARCHIVE, "message:" + item.digest, 0, item.raw)})
             fresh.append(item)
         if rows:
@@ -129,27 +166,47 @@ def _ingest_chunk(db, sealer, items: list[ReadMessage], now) -> list[Verdict]:
                             rows).scalars().all()
             for item, mid in zip(fresh, ids):
                 item.id = mid
-    if fresh:
-        verdicts += _judge(db, sealer, fresh, now)
+    return verdicts, fresh
+
+
+def _judge_archived(db, sealer, message_ids: list[int], now, settings) -> list[Verdict]:
+    """Judge messages already archived (left pending by a crash, or retried). A row whose
+    archived copy cannot be opened gets the verdict ``error`` and is skipped: one bad row never
+    stops the others."""
+    from pbem.mail.sources import looks_like_message
+
+    items, verdicts, broken = [], [], []
+    with db.read() as s:
+        for mid in message_ids:
+            origin = f"message {mid}"
+            try:
+                row, blob = repo.archived_message(s, mid)
+                origin = row.origin
+                raw = sealer.open("-", ARCHIVE, "message:" + row.raw_sha256, 0, blob)
+            except Exception as e:
+                why = (f"the archived copy of message {mid} ({origin}) cannot be opened: "
+                       f"{type(e).__name__}: {str(e)[:300]}")
+                verdicts.append(Verdict(origin, "error", "unreadable-archive", why))
+                broken.append({"id": mid, "verdict": "error", "reason": why[:2000]})
+                continue
+            size = max(row.size or 0, len(raw))
+            items.append(Arrival(row.origin, raw, size, row.raw_sha256, row.message_key,
+                                 bare=not looks_like_message(raw), id=mid))
+    if broken:
+        from sqlalchemy import update
+
+        with db.write() as s:
+            s.execute(update(Message), broken)
+    for start in range(0, len(items), 250):
+        chunk = items[start:start + 250]
+        verdicts += _judge(db, sealer, Reading(chunk, settings.budget).results(), now, settings)
     return verdicts
 
 
-def _judge_archived(db, sealer, message_ids: list[int], now) -> list[Verdict]:
-    from pbem.mail.sources import looks_like_message
-
-    items = []
-    with db.read() as s:
-        for mid in message_ids:
-            row = s.get(Message, mid)
-            raw = sealer.open("-", ARCHIVE, "message:" + row.raw_sha256, 0, row.blob)
-            item = read_message(raw, row.origin, not looks_like_message(raw))
-            item.id = mid
-            items.append(item)
-    return _judge(db, sealer, items, now)
-
-
-def _judge(db, sealer, items: list[ReadMessage], now) -> list[Verdict]:
-    """Judge archived messages in one write transaction; verdicts are written in one go."""
+def _judge(db, sealer, items: list[ReadMessage], now, settings) -> list[Verdict]:
+    """Judge archived, read messages in one write transaction; verdicts are written in one go.
+    A message that makes the judge fail gets the verdict ``error`` (and its sender a reply);
+    the others are judged as usual."""
     from sqlalchemy import update
     from sqlmodel import select
 
@@ -157,8 +214,8 @@ def _judge(db, sealer, items: list[ReadMessage], now) -> list[Verdict]:
     with db.write() as s:
         ids = [i.id for i in items]
         pending = set(s.exec(select(Message.id).where(Message.id.in_(ids),
-                                                      Message.verdict == "pending")))
-        batch = _Batch(s, sealer)
+                                                      Message.verdict.in_(("pending", "error")))))
+        batch = _Batch(s, sealer, settings)
         for item in items:
             if item.id not in pending:  # another ingest judged it meanwhile
                 continue
@@ -166,34 +223,60 @@ def _judge(db, sealer, items: list[ReadMessage], now) -> list[Verdict]:
                 found = _judge_message(batch, item, now)
             except Exception as e:  # a judge bug must not lose the message: it stays archived
                 found = [Verdict(item.origin, "error", "error",
-                                 f"internal error {type(e).__name__}: {e}")]
+                                 f"the judge failed on this message ({type(e).__name__}: {e}); "
+                                 "it is archived, and the referee can judge it again with "
+                                 "`pbem ingest --retry` once the cause is fixed")]
+                _reply(batch, item, found, now)
+            ex = item.extracted
+            warnings = list(getattr(ex, "warnings", []))
+            for v in found:
+                v.warnings = warnings
             verdicts += found
             accepted = [v for v in found if v.status == "accepted"]
             first = accepted[0] if accepted else found[0]
             updates.append({"id": item.id, "verdict": "accepted" if accepted else first.status,
                             "reason": "; ".join(v.reason for v in found if v.reason)[:2000],
-                            "game_id": first.game, "role": first.role})
+                            "game_id": first.game, "role": first.role,
+                            "sender": (getattr(ex, "sender", "") or "")[:320],
+                            "subject": safe_header_text(getattr(ex, "subject", "") or "", 300)})
         batch.flush()
         if updates:
             s.execute(update(Message), updates)
     return verdicts
 
 
+MAX_SIGNED_PER_MESSAGE = 8
+"""How many signed order sets of one message are judged; the rest are ignored with a warning
+(a message with thousands of signed blocks must not cost thousands of verifications)."""
+
+
 def _judge_message(batch: _Batch, msg: ReadMessage, now) -> list[Verdict]:
+    """The verdicts on one read message. Receipts go to the players whose orders are accepted;
+    the sender gets at most one rejection, listing every reason (:func:`_reply`)."""
     ex, found = msg.extracted, msg.found
+    if msg.failure:
+        v = Verdict(msg.origin, "rejected", "unreadable",
+                    f"the judge could not read this message: {msg.failure}. Send the signed "
+                    "orders alone, as plain text or a .txt attachment")
+        _reply(batch, msg, [v], now)
+        return [v]
     if msg.too_large:
         v = Verdict(msg.origin, "rejected", "too-large",
-                    f"the message is {len(msg.raw):,} bytes; the judge reads messages of up to "
+                    f"the message is {msg.size:,} bytes; the judge reads messages of up to "
                     f"{MAX_MESSAGE_BYTES:,} bytes: send the signed orders alone, as text")
-        _reject_mail(batch, msg, ex, v, now)
+        _reply(batch, msg, [v], now)
         return [v]
     if not found:
         v = Verdict(msg.origin, "rejected", "no-orders",
                     "no signed orders were found in this message: put the orders signed with "
                     "`pbem sign` (or with `ssh-keygen -Y sign -n pbem-orders`) in the body or "
                     "attach them")
-        _reject_mail(batch, msg, ex, v, now)
+        _reply(batch, msg, [v], now)
         return [v]
+    if len(found) > MAX_SIGNED_PER_MESSAGE:
+        ex.warnings.append(f"the message holds {len(found):,} signed blocks; only the first "
+                           f"{MAX_SIGNED_PER_MESSAGE} were judged")
+        found = found[:MAX_SIGNED_PER_MESSAGE]
     verdicts = []
     for item in found:
         try:
@@ -207,32 +290,43 @@ def _judge_message(batch: _Batch, msg: ReadMessage, now) -> list[Verdict]:
                                f"does not match the text: {item.reason}")
             verdicts.append(accept_orders(batch, msg, ex, item, now))
         except Rejected as r:
-            v = Verdict(msg.origin, "duplicate" if r.cause == "duplicate" else "rejected",
-                        r.cause, r.reason, **r.where)
-            if v.status == "rejected":
-                _reject_mail(batch, msg, ex, v, now)
-            verdicts.append(v)
+            verdicts.append(Verdict(msg.origin, "duplicate" if r.cause == "duplicate"
+                                    else "rejected", r.cause, r.reason, **r.where))
+    _reply(batch, msg, [v for v in verdicts if v.status == "rejected"], now)
     return verdicts
 
 
-def _reject_mail(batch, msg: ReadMessage, ex, verdict: Verdict, now) -> None:
-    """Tell the sender why their message was not accepted: not when there is no address, and
-    not to automatic mail (RFC 3834 Auto-Submitted: vacation replies, bounces), to avoid loops."""
+def _reply(batch, msg: ReadMessage, refused: list[Verdict], now) -> None:
+    """Tell the sender, in one mail, why their message (or part of it) was not accepted: not
+    when there is no address, not to automatic mail (RFC 3834 Auto-Submitted: vacation replies,
+    bounces), to avoid loops, and not beyond ``rejections_per_hour`` to one address (anyone
+    can forge a From address: the judge must not be made to mail a stranger's victim). A
+    rejection that is not sent says so in its verdict."""
     from pbem.reports.render import render
 
-    sender = ex.sender or ""
-    if not sender or getattr(ex, "auto_submitted", False):
+    ex = msg.extracted
+    sender = (getattr(ex, "sender", "") or "").strip()
+    if not refused or not sender or getattr(ex, "auto_submitted", False):
         return
-    text = render("rejection.txt.j2", {"reason": verdict.reason, "cause": verdict.cause,
-                                       "subject": (ex.subject or "")[:200],
-                                       "received": format_time(now),
-                                       "game": verdict.game})
-    subject = "Re: " + (ex.subject or "your orders")[:200] + " [not accepted]"
+    limit = batch.settings.rejections_per_hour
+    if batch.rejections_to(sender, now) >= limit:
+        for v in refused:
+            v.reason += (f" (no reply sent: {sender} has had {limit} rejections in the last "
+                         "hour)")
+        return
+    batch.rejected_to[sender.lower()] = batch.rejections_to(sender, now) + 1
+    subject = safe_header_text(ex.subject or "", 200)
+    game = next((v.game for v in refused if v.game), None)
+    text = render("rejection.txt.j2", {
+        "reasons": [v.reason for v in refused], "subject": subject,
+        "received": format_time(now), "game": game,
+        "warnings": list(getattr(ex, "warnings", []))[:20]})
     batch.mail.append(letter_row(
                batch.sealer, game_id=None, owner=ARCHIVE, kind="rejection",
-               to=sender, subject=subject, now=now,
-               letter={"sender": batch.sender_address(verdict.game), "text": text,
-                       "in_reply_to": ex.message_id or None}))
+               to=sender, subject="Re: " + (subject or "your orders") + " [not accepted]",
+               now=now, letter={"sender": batch.sender_address(game), "text": text,
+                                "in_reply_to": safe_header_text(ex.message_id or "", 998)
+                                or None}))
 
 
 def mail_domain(address: str) -> str:

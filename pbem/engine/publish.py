@@ -71,6 +71,7 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
                        "reason": outcome.reason}
 
     public_text = ""
+    referee_fp = ctx.sealer.referee_signing_key(game.id).public_key().fingerprint
     lines, head = ctx.log_position()
     log_position = {"lines": lines, "head": head}
     for reader in [p.role for p in ctx.players] + [PUBLIC]:
@@ -86,7 +87,8 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
                         "deadline": format_deadline(next_phase.deadline_at, zone),
                         "commit": next_phase.commit}
             if window.accepts(reader):
-                template = (order_header(game.id, window.turn, window.phase, reader) + "\n"
+                template = (order_header(game.id, window.turn, window.phase, reader,
+                                         referee_fp) + "\n"
                             + rs.template(state, reader).rstrip("\n") + "\n")
         context = report_context(
             game=_game_info(ctx), role=reader, zone=zone, view=view, board=rs.text_map(view),

@@ -1,30 +1,69 @@
-"""Reading incoming messages: MIME decoding and signature checking, apart from the database.
+"""Reading incoming messages: what is known of a message before it is parsed, and MIME decoding
+with signature checking, apart from the database.
 
-Reading is pure (bytes in, :class:`ReadMessage` out) and is most of the CPU cost of ingest, so a
-large batch is read by worker processes while the main process archives and judges the
-previous chunk (the machine this runs on nightly has more than one core). Small batches, the
-usual cron case, are read in-process.
+A message goes through two steps (docs/security.md, "A stranger sending mail"):
+
+1. :func:`arrival` — before any MIME parsing, from the raw bytes alone: the bounded copy to
+   archive, its size and SHA-256, and the duplicate key (:func:`raw_message_key`, from a bounded
+   scan of the header block). The judge archives it and recognises a duplicate at this step, so a
+   message that would exhaust the parser is already kept, and a message already archived is
+   never parsed again.
+2. :func:`read_message` — MIME decoding (pbem.mail.extract) and finding and verifying the signed
+   orders (pbem.crypto.find). This is the step that hostile mail attacks; it runs in worker
+   processes under a time and memory budget (:mod:`pbem.engine.readpool`).
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
+import re
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
-PARALLEL_MIN = 64
-"""Smallest chunk worth sending to worker processes (starting them costs about 10 ms)."""
+from pbem.mail.sources import KEEP_BYTES
 
-WORKERS = 2
-"""Reader processes at most (the judge itself runs in the main process)."""
+MAX_MESSAGE_BYTES = KEEP_BYTES
+"""The largest message the judge reads (bytes); a larger one is archived (cut to this size, the
+cut recorded) and refused."""
+
+HEADER_SCAN_BYTES = 64 * 1024
+"""How much of a message's start is scanned for its Message-ID before parsing (bytes)."""
+
+_HEADER_END = re.compile(rb"\r?\n\r?\n")
+_MESSAGE_ID = re.compile(rb"^message-id[ \t]*:(.*(?:\r?\n[ \t].*)*)", re.IGNORECASE | re.MULTILINE)
+_FOLD = re.compile(rb"\r?\n(?=[ \t])")
+
+
+@dataclass
+class Arrival:
+    """A message as it arrived, before any parsing: ``raw`` the bytes kept (at most
+    :data:`MAX_MESSAGE_BYTES`), ``size`` the bytes received, ``digest`` the hex SHA-256 of all
+    of them, ``key`` the duplicate key, ``bare`` true for a signed orders file that is not mail;
+    ``id`` is the archive row once archived."""
+
+    origin: str
+    raw: bytes
+    size: int
+    digest: str
+    key: str
+    bare: bool = False
+    id: int | None = None
+
+    @property
+    def truncated(self) -> bool:
+        return self.size > len(self.raw)
+
+    @property
+    def too_large(self) -> bool:
+        return self.size > MAX_MESSAGE_BYTES
 
 
 @dataclass
 class ReadMessage:
     """One incoming message, read: ``extracted`` (pbem.mail.extract.Extracted), ``found`` (the
     pbem.crypto.find results: Signed or BadSignature), the duplicate ``key`` and the sha256
-    ``digest`` of the raw bytes; ``id`` is set once it is archived."""
+    ``digest`` of the raw bytes; ``id`` is the archive row. ``failure`` is a sentence saying
+    why the message could not be read (over the time or memory budget, or the reader crashed);
+    then ``extracted`` holds only what a bounded look at the header block found."""
 
     origin: str
     raw: bytes
@@ -34,101 +73,97 @@ class ReadMessage:
     digest: str
     id: int | None = None
     too_large: bool = False
+    size: int = 0
+    failure: str | None = None
 
 
-MAX_MESSAGE_BYTES = 2 * 1024 * 1024
-"""The largest message the judge reads (bytes); a larger one is archived and refused."""
+def _header_block(raw: bytes) -> bytes:
+    """The header block of ``raw`` (up to the first empty line), at most HEADER_SCAN_BYTES."""
+    head = raw[:HEADER_SCAN_BYTES]
+    end = _HEADER_END.search(head)
+    return head[:end.start()] if end else head
 
 
-def _body(raw: bytes) -> bytes:
-    """The bytes after the header block, line ends made LF (a re-delivery adds headers only)."""
-    data = raw.replace(b"\r\n", b"\n")
-    cut = data.find(b"\n\n")
-    return data[cut + 2:] if cut >= 0 else data
+def raw_message_key(raw: bytes, digest: str, truncated: bool = False) -> str:
+    """The duplicate-detection key, from the raw bytes without MIME parsing: the Message-ID
+    (RFC 5322 3.6.4; the first ``Message-ID:`` field of the header block, unfolded and
+    stripped) with the SHA-256 of the body (so the same message delivered twice, with more
+    Received headers, is one message, while a different or truncated message that reuses a
+    Message-ID is not), else ``"sha256:" + digest`` of the whole message. ``truncated``: only
+    the first bytes of the message are in ``raw``, so its whole digest decides."""
+    if not truncated:
+        match = _MESSAGE_ID.search(_header_block(raw))
+        if match:
+            mid = _FOLD.sub(b"", match.group(1)).strip()[:998].decode("utf-8", "replace")
+            if mid:
+                data = raw.replace(b"\r\n", b"\n")
+                cut = data.find(b"\n\n")
+                body = data[cut + 2:] if cut >= 0 else data
+                return f"mid:{mid}:{hashlib.sha256(body).hexdigest()[:32]}"
+    return "sha256:" + digest
 
 
-def message_key(extracted, raw: bytes) -> str:
-    """The duplicate-detection key: the Message-ID with the sha256 of the body (so the same
-    message delivered twice, with more Received headers, is one message, while a different or
-    truncated message that reuses a Message-ID is not), else the sha256 of the raw bytes."""
-    mid = (extracted.message_id or "").strip()
-    if mid:
-        return f"mid:{mid}:{hashlib.sha256(_body(raw)).hexdigest()[:32]}"
-    return "sha256:" + hashlib.sha256(raw).hexdigest()
+def arrival(incoming) -> Arrival:
+    """The :class:`Arrival` of a pbem.mail.sources.Incoming (its bytes are already bounded)."""
+    raw = incoming.raw
+    size = getattr(incoming, "size", -1)
+    size = len(raw) if size is None or size < 0 else size
+    digest = getattr(incoming, "digest", "") or hashlib.sha256(raw).hexdigest()
+    bare = getattr(incoming, "bare", False)
+    raw = raw[:MAX_MESSAGE_BYTES]
+    return Arrival(incoming.origin, raw, size, digest,
+                   raw_message_key(raw, digest, size > len(raw)), bare)
 
 
-def read_message(raw: bytes, origin: str, bare: bool) -> ReadMessage:
-    """Decode a message (or a bare order file) and find and verify the signed orders in it.
-    A message over :data:`MAX_MESSAGE_BYTES` is not decoded (``found`` stays empty and
-    ``too_large`` is set) so that a huge mail cannot exhaust the judge."""
-    from pbem.crypto.find import find_signed
+def read_message(item: Arrival) -> ReadMessage:
+    """Decode an archived message (or a bare order file) and find and verify the signed orders
+    in it. A message over :data:`MAX_MESSAGE_BYTES` is not decoded: only its header block is
+    read (``found`` stays empty and ``too_large`` is set)."""
+    from pbem.crypto.find import find_signed_in
     from pbem.mail.extract import extract
 
-    if len(raw) > MAX_MESSAGE_BYTES:
-        head = raw[:64 * 1024]
-        ex = extract(head.split(b"\n\n", 1)[0] + b"\n\n", bare=False) if not bare else extract(b"", bare=True)
-        item = ReadMessage(origin, raw, ex, [], "sha256:" + hashlib.sha256(raw).hexdigest(),
-                           hashlib.sha256(raw).hexdigest())
-        item.too_large = True
-        return item
-    ex = extract(raw, bare=bare)
-    return ReadMessage(origin, raw, ex, find_signed(ex.texts, ex.sig_files),
-                       message_key(ex, raw), hashlib.sha256(raw).hexdigest())
+    if item.too_large:
+        ex = extract(b"", bare=True) if item.bare else header_only(item.raw)
+        return ReadMessage(item.origin, item.raw, ex, [], item.key, item.digest, item.id,
+                           too_large=True, size=item.size)
+    ex = extract(item.raw, bare=item.bare)
+    return ReadMessage(item.origin, item.raw, ex, find_signed_in(ex), item.key, item.digest,
+                       item.id, size=item.size)
 
 
-def _read_incoming(incoming) -> ReadMessage:
-    return read_message(incoming.raw, incoming.origin, getattr(incoming, "bare", False))
+_ANSWER_FIELDS = frozenset(b"from reply-to subject message-id in-reply-to date auto-submitted "
+                           b"precedence list-id return-path".split())
+_FIELD_CAP = 2000
+"""Bytes kept of each header field read by :func:`header_only` (RFC 5322 2.1.1's 998-character
+line limit, twice, for a folded field)."""
 
 
-def _read_remote(incoming) -> ReadMessage:
-    """As _read_incoming, in a worker: the raw bytes are not sent back (the parent has them)."""
-    item = _read_incoming(incoming)
-    item.raw = b""
-    return item
+def header_only(raw: bytes):
+    """pbem.mail.extract.Extracted of the few header fields needed to answer a message that
+    cannot be read whole (From, Reply-To, Subject, Message-ID, and those that mark automatic
+    mail, RFC 3834): the header block (at most HEADER_SCAN_BYTES) is cut into fields without
+    MIME parsing, each kept field cut to 2,000 bytes, so this costs the same for any input."""
+    from pbem.mail.extract import extract
+
+    fields: list[bytes] = []
+    for line in _header_block(raw).split(b"\n"):
+        if line[:1] in (b" ", b"\t"):
+            if fields and fields[-1] is not None and len(fields[-1]) < _FIELD_CAP:
+                fields[-1] = (fields[-1] + b"\n" + line)[:_FIELD_CAP]
+            continue
+        name = line.split(b":", 1)[0].strip().lower()
+        fields.append(line[:_FIELD_CAP] if name in _ANSWER_FIELDS and len(fields) < 64 else None)
+    kept = b"\n".join(f.rstrip(b"\r") for f in fields if f is not None)
+    return extract(kept + b"\n\n", bare=False)
 
 
-def _with_raw(items: list[ReadMessage], incomings: list) -> list[ReadMessage]:
-    for item, incoming in zip(items, incomings):
-        item.raw = incoming.raw
-    return items
+def unread(item: Arrival, failure: str) -> ReadMessage:
+    """The ReadMessage of a message that could not be read: ``failure`` says why; the sender
+    and subject come from a bounded look at the header block when that much can be read."""
+    ex = header_only(item.raw) if not item.bare else None
+    if ex is None:
+        from pbem.mail.extract import Extracted
 
-
-def _chunks(items: Iterable, size: int) -> Iterator[list]:
-    chunk = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) >= size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
-
-
-def read_chunks(incomings: Iterable, size: int) -> Iterator[list[ReadMessage]]:
-    """Read ``incomings`` (pbem.mail.sources.Incoming) in chunks of ``size``, in order. While
-    the caller works on one chunk, worker processes read the next (when chunks are large and
-    there is more than one CPU)."""
-    chunks = _chunks(incomings, size)
-    first = next(chunks, None)
-    if first is None:
-        return
-    import multiprocessing
-
-    workers = min(WORKERS, os.cpu_count() or 1)
-    if "fork" not in multiprocessing.get_all_start_methods():
-        workers = 1  # no fork (Windows): read in-process
-    if len(first) < PARALLEL_MIN or workers < 2:
-        yield [_read_incoming(i) for i in first]
-        for chunk in chunks:
-            yield [_read_incoming(i) for i in chunk]
-        return
-    # fork: the workers inherit the loaded modules; they touch no database and leave with
-    # os._exit, so the parent's open connections are never used or closed by them.
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        step = max(8, size // (4 * workers))
-        pending, sent = pool.map_async(_read_remote, first, step), first
-        for chunk in chunks:
-            done = _with_raw(pending.get(), sent)
-            pending, sent = pool.map_async(_read_remote, chunk, step), chunk
-            yield done
-        yield _with_raw(pending.get(), sent)
+        ex = Extracted()
+    return ReadMessage(item.origin, item.raw, ex, [], item.key, item.digest, item.id,
+                       size=item.size, failure=failure)

@@ -63,6 +63,29 @@ def _migrate(db) -> tuple:
                          "database)") from None
 
 
+def _load_sealer(home: Home, db, sealer=None):
+    """``sealer``, or a Sealer over the master key of ``home``; checked against ``db``'s
+    ``master_key_check`` when ``db`` is given. SetupError if the key is missing, readable by
+    others, or not the database's."""
+    from pbem.crypto.keys import load_master_key
+    from pbem.crypto.seal import Sealer
+
+    path = home.master_key_path
+    if sealer is None:
+        if not path.exists():
+            raise SetupError(f"no referee key at {path}: run `pbem init` first")
+        mode = stat.S_IMODE(path.stat().st_mode)
+        if mode & 0o077:
+            raise SetupError(f"{path} is readable by others (mode {mode:o}); "
+                             f"run `chmod 600 {path}`")
+        sealer = Sealer(load_master_key(path))
+    if db is not None:
+        stored = _stored_key_check(db)
+        if stored is not None and stored != sealer.derive_secret("key-check")[:16].hex():
+            raise SetupError(_KEY_MISMATCH.format(key=path, db=home.url))
+    return sealer
+
+
 def utc_now() -> datetime:
     """The current time, zone-aware UTC, whole seconds."""
     return datetime.now(timezone.utc).replace(microsecond=0)
@@ -108,60 +131,73 @@ class Referee:
             create_master_key(key_path)
             created = True
         before, after = _migrate(db)
-        check = _key_check(load_master_key(key_path))
+        master = load_master_key(key_path)
+        check = _key_check(master)
         stored = _stored_key_check(db)
         if stored is None:
             _store_key_check(db, check)
         elif stored != check:
             raise SetupError(_KEY_MISMATCH.format(key=key_path, db=self.home.url))
+        from pbem.crypto.seal import Sealer
+        from pbem.engine.protect import protect_database
+
+        protected = protect_database(db, Sealer(master))
+        db.dispose()
         return {"home": str(self.home.path), "key": str(key_path), "key_created": created,
-                "db": self.home.url, "revision_before": before, "revision": after}
+                "db": self.home.url, "revision_before": before, "revision": after,
+                "rows_protected": protected}
 
     def upgrade(self) -> dict:
-        """Migrate an existing database to this version's schema (SetupError if there is none:
-        use init to create one)."""
+        """Migrate an existing database to this version's schema, then run the data step that
+        needs the master key (pbem.engine.protect: row MACs, keyed order digests). Returns
+        ``{"db", "revision_before", "revision", "rows_protected"}`` (rows given a MAC per table,
+        ``{}`` when done before). SetupError if there is no database (use init to create one),
+        or the master key is missing, unsafe or not the database's."""
+        from pbem.engine.protect import protect_database
         from pbem.store.db import Database
 
         db = Database(self.home.url)
         if db.is_sqlite and not os.path.exists(db.engine.url.database or ""):
             raise SetupError(f"no pbem database at {db.engine.url.database}: run `pbem init` "
                              "to create one")
+        sealer = _load_sealer(self.home, None)  # before migrating: a missing key changes nothing
         before, after = _migrate(db)
-        return {"db": self.home.url, "revision_before": before, "revision": after}
+        _load_sealer(self.home, db, sealer)
+        protected = protect_database(db, sealer)
+        db.dispose()
+        return {"db": self.home.url, "revision_before": before, "revision": after,
+                "rows_protected": protected}
 
     @property
     def db(self):
-        """The database, checked to be at this code's schema (SetupError otherwise)."""
+        """The database, checked to be at this code's schema with its rows protected, and
+        holding the row-MAC key (pbem.store.integrity): SetupError otherwise, or if the
+        master key is missing, unsafe or not the database's (see :attr:`sealer`)."""
         if self._db is None:
             from pbem.store.db import Database, DatabaseError
+            from pbem.store.integrity import ROW_MAC_LABEL, rows_protected
 
             db = Database(self.home.url)
             try:
                 db.check()
             except DatabaseError as e:
                 raise SetupError(str(e)) from None
-            self._db = db
+            sealer = _load_sealer(self.home, db, self._sealer)
+            with db.read() as s:
+                protected = rows_protected(s)
+            if not protected:
+                raise SetupError(f"the rows of the database at {self.home.url} have no "
+                                 "integrity checks yet: run `pbem upgrade`")
+            db.row_key = sealer.mac_key(ROW_MAC_LABEL)
+            self._db, self._sealer = db, sealer
         return self._db
 
     @property
     def sealer(self):
-        """The sealer over the master key (SetupError if the key is missing or unsafe)."""
+        """The sealer over the master key (SetupError if the key is missing or unsafe, or is
+        not the key the database was sealed with)."""
         if self._sealer is None:
-            from pbem.crypto.keys import load_master_key
-            from pbem.crypto.seal import Sealer
-
-            path = self.home.master_key_path
-            if not path.exists():
-                raise SetupError(f"no referee key at {path}: run `pbem init` first")
-            mode = stat.S_IMODE(path.stat().st_mode)
-            if mode & 0o077:
-                raise SetupError(f"{path} is readable by others (mode {mode:o}); "
-                                 f"run `chmod 600 {path}`")
-            key = load_master_key(path)
-            stored = _stored_key_check(self.db)
-            if stored is not None and stored != _key_check(key):
-                raise SetupError(_KEY_MISMATCH.format(key=path, db=self.home.url))
-            self._sealer = Sealer(key)
+            self.db  # noqa: B018  (opens the database and loads the key, checked against it)
         return self._sealer
 
     # ------------------------------------------------------------ games
@@ -179,12 +215,17 @@ class Referee:
         result["report_path"] = str(path)
         return result
 
-    def ingest(self, incomings) -> list:
-        """Archive and judge messages (see pbem.engine.judge.ingest)."""
+    def ingest(self, incomings, *, retry_errors: bool = False) -> list:
+        """Archive and judge messages (see pbem.engine.judge.ingest) under the ``[ingest]``
+        settings of ``HOME/config.toml``; ``retry_errors`` judges again the messages the judge
+        failed on."""
         from pbem.engine.judge import ingest
+        from pbem.engine.settings import load_ingest_settings
 
+        settings = load_ingest_settings(self.home.path)
         try:
-            return ingest(self.db, self.sealer, incomings, now=self.clock())
+            return ingest(self.db, self.sealer, incomings, now=self.clock(), settings=settings,
+                          retry_errors=retry_errors)
         finally:
             self.db.checkpoint()
 
@@ -288,8 +329,10 @@ class Referee:
         """Write every queued message to ``folder`` as an .eml file and mark it sent. Reports
         are composed here from the stored (sealed) report of their phase; receipts and
         rejections from their sealed letters. A message that cannot be composed (an address
-        that is not one) is dropped and listed in ``self.undeliverable`` as (what, why); the
-        others still go. Messages written are marked sent even if a later one fails."""
+        that is not one) is dropped and listed in ``self.undeliverable`` as (what, why); one
+        whose stored row cannot be read back (damaged) is listed there too and stays queued;
+        the others still go. Messages written are marked sent even if a later one fails."""
+        self.db.make_durable()  # every phase whose reports go out is on disk first (DESIGN.md)
         from pbem.engine.publish import compose_letter, compose_report
         from pbem.mail.errors import ComposeError
         from pbem.mail.outbox import write_eml
@@ -320,6 +363,11 @@ class Referee:
                     except ComposeError as e:
                         self.undeliverable.append((what, str(e)))
                         done.append(row.id)
+                        continue
+                    except Exception as e:  # a damaged stored row: report it, send the rest
+                        self.undeliverable.append(
+                            (what, f"queued mail {row.id} cannot be read back ({type(e).__name__}"
+                                   f": {e}); it stays queued"))
                         continue
                     hint = f"{row.game_id or 'judge'}-{row.kind}-{row.owner}"
                     written.append(write_eml(Path(folder), hint, data, now=row.created_at))
@@ -380,3 +428,86 @@ class Referee:
                      "sender": m.sender, "verdict": m.verdict, "reason": m.reason,
                      "game": m.game_id, "role": m.role}
                     for m in repo.messages(s, game_id=game_id, limit=limit)]
+
+    def check_receipt(self, data: bytes, source: str, game_id: str | None = None,
+                      referee: str | None = None) -> dict:
+        """Check the receipts in ``data`` (a saved mail, MIME decoded here, or plain text
+        holding ``-----BEGIN PBEM RECEIPT-----`` blocks; quoted ones are ignored): each
+        signature must verify (Ed25519, domain ``pbem-receipt/1``) and be made by the game's
+        referee key, and each receipt's ``game:`` line must name ``game_id`` when given
+        (docs/signing.md, section 10).
+
+        The referee key is ``referee`` (a fingerprint ``SHA256:...`` copied from the setup
+        report: no database is opened) or else the one game ``game_id``'s log published when
+        the game was created (the referee's database). Returns ``{"file", "referee",
+        "referee_from", "receipts": [{"game", "turn", "phase", "role", "orders_sha256",
+        "key"}]}``. Raises PbemError naming ``source`` for no receipt, a damaged block, a bad
+        signature, a key that is not the referee key (naming both fingerprints), or a receipt
+        for another game; PbemError when neither ``game_id`` nor ``referee`` is given or the
+        fingerprint is malformed; NotFound for an unknown game."""
+        import email
+        import email.policy
+        import re
+
+        from pbem.crypto.envelope import find_receipts
+        from pbem.crypto.errors import CryptoError
+        from pbem.engine.errors import PbemError
+        from pbem.mail.sources import looks_like_message
+
+        if referee is not None:
+            referee = referee.strip()
+            if not re.fullmatch(r"SHA256:[A-Za-z0-9+/]{43}", referee):
+                raise PbemError(f"--referee {referee!r}: expected a key fingerprint as the setup "
+                                "report prints it (SHA256: and 43 letters, digits, + or /)")
+            whence = "as given with --referee"
+        elif game_id is not None:
+            created = json.loads(self.log_lines(game_id)[0])
+            referee, whence = created["referee_fingerprint"], f"published in game {game_id}'s log"
+        else:
+            raise PbemError("give the GAME (with the referee's database) or --referee "
+                            "SHA256:... (the referee key's fingerprint from the setup report)")
+        texts = []
+        if looks_like_message(data):
+            msg = email.message_from_bytes(data, policy=email.policy.default)
+            for part in msg.walk():
+                if part.get_content_type() == "text/plain":
+                    try:
+                        texts.append(part.get_content())
+                    except (LookupError, ValueError):
+                        texts.append(part.get_payload(decode=True).decode("utf-8", "replace"))
+        else:
+            texts.append(data.decode("utf-8-sig", "replace"))
+        found = []
+        for text in texts:
+            try:
+                found += find_receipts(text)
+            except CryptoError as e:
+                raise PbemError(f"{source}: the receipt block is damaged: {e}") from None
+        if not found:
+            raise PbemError(f"{source}: no receipt in the file (no '-----BEGIN PBEM RECEIPT-----' "
+                            "block outside quoted lines)")
+        receipts = []
+        for env in found:
+            fields = {}
+            for line in env.text.split("\n"):
+                key, colon, value = line.partition(": ")
+                if colon and key not in fields:
+                    fields[key] = value
+            what = (f"the receipt for game {fields.get('game', '?')}, turn "
+                    f"{fields.get('turn', '?')}, phase {fields.get('phase', '?')}, role "
+                    f"{fields.get('role', '?')}")
+            key = env.public_key.fingerprint
+            if not env.verify():
+                raise PbemError(f"{source}: bad signature: {what} is not the text key {key} "
+                                "signed (changed after it was signed?)")
+            if key != referee:
+                raise PbemError(f"{source}: {what} is signed by key {key}, not by the referee "
+                                f"key {referee} ({whence}): it is not the judge's receipt")
+            if game_id is not None and fields.get("game") != game_id:
+                raise PbemError(f"{source}: {what} names game {fields.get('game')!r}, not "
+                                f"{game_id!r}")
+            receipts.append({"game": fields.get("game"), "turn": fields.get("turn"),
+                             "phase": fields.get("phase"), "role": fields.get("role"),
+                             "orders_sha256": fields.get("orders-sha256"), "key": key})
+        return {"file": source, "referee": referee, "referee_from": whence,
+                "receipts": receipts}

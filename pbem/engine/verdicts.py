@@ -19,9 +19,14 @@ CAUSES = {
     "wrong-window": "the orders are for another turn or phase",
     "not-your-window": "the role owes no orders in the open window",
     "stale": "newer orders are already held",
-    "future": "the orders are dated more than a day after the judge's clock",
+    "future": "the orders are dated more than 15 minutes after the judge's clock",
+    "nonce-reused": "the nonce was used before in the game (by any order set)",
+    "wrong-judge": "the orders name another referee key than this game's",
+    "no-referee": "the orders lack the referee line this game requires",
     "too-large": "the message or the orders are larger than the judge takes",
     "duplicate": "the same orders or message were received before",
+    "unreadable": "the message could not be read within the judge's time and memory budget",
+    "unreadable-archive": "the archived copy of the message cannot be opened (the referee is told)",
     "error": "the judge failed on this message (the referee has been told)",
 }
 
@@ -42,6 +47,7 @@ class Verdict:
     phase: str | None = None
     sha256: str | None = None
     problems: list = field(default_factory=list)
+    warnings: list = field(default_factory=list)
 
     def summary(self) -> str:
         where = f" {self.game} {self.phase} {self.role}" if self.game and self.role else ""

@@ -21,10 +21,28 @@ from typing import Sequence
 
 from pbem.mail.errors import ComposeAddressError, ComposeAttachmentError, ComposeHeaderError
 
-__all__ = ["compose", "REPORT_FILENAME"]
+__all__ = ["compose", "safe_header_text", "REPORT_FILENAME"]
 
 REPORT_FILENAME = "report.html"
 _MAX_7BIT_LINE = 78  # RFC 5322 section 2.1.1: lines SHOULD be at most 78 characters
+
+
+_UNSAFE_CATEGORIES = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
+
+
+def safe_header_text(text: str, limit: int) -> str:
+    """``text`` from outside (an incoming Subject, a Message-ID) made safe to put in a header
+    or a report: every control, format, surrogate, private-use, unassigned, line- or
+    paragraph-separator character (Unicode general categories Cc, Cf, Cs, Co, Cn, Zl, Zp: CR,
+    LF, U+202E RIGHT-TO-LEFT OVERRIDE and the other bidirectional controls of Unicode UAX #9,
+    zero-width characters) becomes a space, runs of white space become one space, and the
+    result is cut to at most ``limit`` characters (ending with "..." when cut)."""
+    import unicodedata
+
+    out = "".join(" " if unicodedata.category(c) in _UNSAFE_CATEGORIES else c
+                  for c in text[:limit * 4])
+    out = " ".join(out.split())
+    return out if len(out) <= limit else out[:max(0, limit - 3)].rstrip() + "..."
 
 
 def compose(
@@ -76,7 +94,7 @@ def compose(
     msg = EmailMessage()
     _set_address(msg, "From", sender)
     _set_address(msg, "To", to)
-    msg["Subject"] = subject
+    msg["Subject"] = safe_header_text(subject, 998)
     msg["Date"] = format_datetime(when)
     digest = _digest(sender, to, subject, text, html, attachments, in_reply_to)
     msg["Message-ID"] = f"<{when:%Y%m%dT%H%M%SZ}.{digest[:20]}@{message_id_domain}>"

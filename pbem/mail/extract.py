@@ -3,8 +3,17 @@
 :func:`extract` parses the raw bytes once with the standard :mod:`email` package
 (``email.policy.default``, RFC 5322 / MIME, RFC 2045-2047 and 2231) and hands the signature
 layer (``pbem.crypto.find``) what a player typed: the text/plain body parts (or, failing those,
-the text of the HTML body), the text attachments, and the ``.sig`` attachments, each decoded
-with its declared charset. See docs/mail.md for the forms of mail that are understood.
+the text of the HTML body), the text attachments, the texts of attached (forwarded) messages,
+and the ``.sig`` attachments. See docs/mail.md for the forms of mail that are understood.
+
+Hostile mail is bounded before the parser sees it: :func:`pbem.mail.prescan.prescan` drops a
+header field longer than :data:`~pbem.mail.prescan.MAX_FIELD_BYTES` (16 KiB) or with more than
+:data:`~pbem.mail.prescan.MAX_PARAMETERS` (64) parameters, in any header block, with a warning
+(the rest of the message is read); the walk over the parts (:mod:`pbem.mail.parts`) stops at
+:data:`~pbem.mail.parts.MAX_MIME_DEPTH` nested multiparts, :data:`~pbem.mail.parts.MAX_PARTS`
+parts and :data:`~pbem.mail.parts.MAX_FORWARD_DEPTH` levels of attached messages. Charsets
+follow the WHATWG Encoding Standard (:mod:`pbem.mail.charsets`), transfer encodings are read
+from the header's first token (:func:`pbem.mail.parts.payload_bytes`).
 
 Speed: ingest must reach 1,000 signed mails a second on 2 cores. ``email.policy.default``
 builds a header object by running its RFC 5322 parser every time a header is read, and the
@@ -19,7 +28,6 @@ once and its parts are visited once.
 
 from __future__ import annotations
 
-import codecs
 import functools
 import re
 from dataclasses import dataclass, field
@@ -29,15 +37,21 @@ from email.headerregistry import BaseHeader, HeaderRegistry
 from email.message import Message
 from email.parser import BytesParser
 
-from pbem.mail.flowed import unflow
-from pbem.mail.htmltext import html_to_text
+from pbem.mail.charsets import decode_text
+from pbem.mail.parts import (  # noqa: F401  (re-exported names kept for callers)
+    MAX_FORWARD_DEPTH,
+    MAX_MIME_DEPTH,
+    MAX_PARTS,
+    SSH_SIGNATURE_ARMOR,
+    SSH_SIGNATURE_TYPE,
+    TEXT_ATTACHMENT_SUFFIXES,
+    PartText,
+    normalise,
+    read_parts,
+)
+from pbem.mail.prescan import MAX_FIELD_BYTES, MAX_PARAMETERS, prescan  # noqa: F401
 
 __all__ = ["Extracted", "extract"]
-
-# File name endings of application/octet-stream attachments that are read as text.
-TEXT_ATTACHMENT_SUFFIXES = (".txt", ".asc", ".orders")
-SSH_SIGNATURE_ARMOR = b"-----BEGIN SSH SIGNATURE-----"
-SSH_SIGNATURE_TYPE = "application/x-ssh-signature"
 
 # An RFC 2047 encoded word can decode to CR, LF or other controls ("=?utf-8?q?a=0Ab?=");
 # they become spaces so that a subject quoted in a reply cannot start a header of its own.
@@ -94,13 +108,25 @@ class Extracted:
       The caller should not answer it, so that two robots never answer each other forever.
     - ``texts``: ``(name, text)`` pairs in message order: ``("body", text)`` for each
       text/plain body part (or for each text/html body part, turned into text, when the message
-      has no text/plain body part), then ``(file name, text)`` for each text attachment. Texts
+      has no text/plain body part), then ``(file name, text)`` for each text attachment, and the
+      texts of each attached (forwarded) message, named ``"forwarded/body"``,
+      ``"forwarded/<file name>"`` (``"forwarded/forwarded/..."`` one level further down). Texts
       have LF line ends, no leading byte order mark, and format=flowed undone.
       For ``bare=True`` input the single pair is ``("file", text)``.
+    - ``alternates``: ``{index into texts: [other readings of that text]}``, only for texts that
+      have some: the format=flowed text with nothing unstuffed and as sent (for clients that
+      declare format=flowed without space-stuffing), and the other charset reading (UTF-8 for
+      bytes labelled Latin-1, windows-1252 for bytes labelled ASCII that are UTF-8). The
+      signature check tries them only where ``texts`` fails (:func:`pbem.crypto.find.find_signed`).
+    - ``raw_bytes``: ``{index into texts: bytes}``: each text's bytes after transfer decoding,
+      before charset decoding and any normalising (not for a text laid out from HTML): what an
+      ``ssh-keygen -Y sign`` signature of an attached file covers.
     - ``sig_files``: ``(file name, bytes)`` of each attached SSH signature (``*.sig``, type
-      ``application/x-ssh-signature``, or content starting ``-----BEGIN SSH SIGNATURE-----``).
-    - ``warnings``: what could not be read cleanly, in plain sentences (unknown charset,
-      undecodable header, MIME structure defects, an attached message that was not read).
+      ``application/x-ssh-signature``, or content starting ``-----BEGIN SSH SIGNATURE-----``);
+      inside a forwarded message the name starts with ``"forwarded/"``.
+    - ``warnings``: what could not be read cleanly, each a plain sentence for the player (an
+      unknown charset, an undecodable header, a broken MIME structure, a header dropped by the
+      pre-scan, parts beyond the caps, an attached message that could not be read).
     """
 
     message_id: str | None = None
@@ -112,6 +138,8 @@ class Extracted:
     texts: list[tuple[str, str]] = field(default_factory=list)
     sig_files: list[tuple[str, bytes]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    alternates: dict[int, list[str]] = field(default_factory=dict)
+    raw_bytes: dict[int, bytes] = field(default_factory=dict)
 
 
 def extract(raw: bytes, *, bare: bool = False) -> Extracted:
@@ -119,24 +147,26 @@ def extract(raw: bytes, *, bare: bool = False) -> Extracted:
 
     ``raw``: the message bytes, LF or CRLF line ends, as kept in the archive.
     ``bare``: ``raw`` is not mail but a signed orders file (``Incoming.bare``); its bytes are
-    decoded as UTF-8 (latin-1 if they are not UTF-8, with a warning) into ``("file", text)``.
+    decoded as UTF-8 (windows-1252 if they are not UTF-8, with a warning) into
+    ``("file", text)``, with ``raw_bytes[0]`` the bytes as given.
 
     Never raises on bad input: a message the parser cannot make sense of yields whatever could
     be read, and ``warnings`` says what went wrong. Raises ``TypeError`` only if ``raw`` is not
-    bytes (a programming error). Sources: RFC 5322, RFC 2045-2047, RFC 2231, RFC 3676 (via
-    :func:`pbem.mail.flowed.unflow`), brief section 2.
+    bytes (a programming error). Time and memory are linear in ``len(raw)``. Sources: RFC 5322,
+    RFC 2045-2047, RFC 2231, RFC 3676 (via :func:`pbem.mail.flowed.unflow`), WHATWG Encoding
+    Standard (via :mod:`pbem.mail.charsets`), brief section 2.
     """
     if not isinstance(raw, (bytes, bytearray, memoryview)):
         raise TypeError(f"extract() needs the raw message as bytes, not {type(raw).__name__}")
     result = Extracted()
     if bare:
-        text = _decode_bytes(bytes(raw), None, "the orders file", result.warnings)
-        result.texts.append(("file", _normalise(text)))
+        data = bytes(raw)
+        text, readings = decode_text(data, None, "the orders file", result.warnings)
+        text = normalise(text)
+        _add_texts(result, [PartText("file", text, [r for r in map(normalise, readings) if r != text], data)])
         return result
-    try:
-        msg = _PARSER.parsebytes(bytes(raw))
-    except Exception as exc:  # the stdlib parser is lenient; this guards against its rare bugs
-        result.warnings.append(f"the message could not be parsed at all ({exc!r}); nothing read")
+    msg = _parse(bytes(raw), result.warnings)
+    if msg is None:
         return result
     _read_headers(msg, result)
     _read_parts(msg, result)
@@ -150,9 +180,13 @@ def _header(msg: Message, name: str, warnings: list[str]) -> BaseHeader | None:
     """The policy's header object for ``name`` (first occurrence), or None; never raises."""
     try:
         return msg.get(name)
+    except MemoryError:  # the reader's memory budget: never swallowed
+        raise
     except Exception as exc:  # e.g. IndexError from the stdlib address parser on "a@"
         try:
             raw_value = next(v for k, v in msg.raw_items() if k.lower() == name.lower())
+        except MemoryError:  # the reader's memory budget: never swallowed
+            raise
         except Exception:
             raw_value = "?"
         warnings.append(
@@ -169,6 +203,8 @@ def _first_address(header, name: str, warnings: list[str]) -> str:
         for address in header.addresses:
             if address.username and address.domain:
                 return address.addr_spec
+    except MemoryError:  # the reader's memory budget: never swallowed
+        raise
     except Exception as exc:
         warnings.append(f"the {name} header {str(header)!r} could not be read ({exc!r})")
         return ""
@@ -214,146 +250,44 @@ def _read_headers(msg: Message, result: Extracted) -> None:
         result.auto_submitted = True
 
 
-# -- body parts ---------------------------------------------------------------------------
+# -- body parts: pbem.mail.parts ---------------------------------------------------------
 
 
-def _leaves(msg: Message) -> list[Message]:
-    """The message's leaf parts in order; an attached message counts as one (unread) leaf."""
-    leaves: list[Message] = []
-    stack = [msg]
-    while stack:
-        part = stack.pop()
-        if part.is_multipart() and part.get_content_maintype() != "message":
-            stack.extend(reversed(part.get_payload()))
-        else:
-            leaves.append(part)
-    return leaves
+def _parse(raw: bytes, warnings: list[str]) -> Message | None:
+    """Pre-scan (:func:`pbem.mail.prescan.prescan`) and parse ``raw``; None if it cannot be."""
+    raw, dropped = prescan(raw)
+    warnings.extend(dropped)
+    try:
+        return _PARSER.parsebytes(raw)
+    except MemoryError:  # the reader's memory budget: never swallowed
+        raise
+    except Exception:  # the stdlib parser is lenient; this guards against its rare bugs
+        pass
+    try:  # at least the headers: who to answer
+        msg = _PARSER.parsebytes(raw, headersonly=True)
+        msg.set_payload("")
+    except MemoryError:  # the reader's memory budget: never swallowed
+        raise
+    except Exception:
+        msg = None
+    warnings.append("the mail's content could not be read (it is not in a form mail programs write)")
+    return msg
 
 
 def _read_parts(msg: Message, result: Extracted) -> None:
-    warnings = result.warnings
-    _note_defects("the message", msg, warnings)
-    plain_bodies: list[str] = []
-    html_bodies: list[str] = []
-    attachments: list[tuple[str, str]] = []
-
-    for number, part in enumerate(_leaves(msg), start=1):
-        try:
-            ctype = part.get_content_type()
-            filename = part.get_filename()
-            is_attachment = filename is not None or part.get_content_disposition() == "attachment"
-        except Exception as exc:
-            warnings.append(f"part {number}: its MIME headers could not be read ({exc!r}); skipped")
-            continue
-        label = f"part {number} ({filename})" if filename else f"part {number} ({ctype})"
-        if part is not msg:
-            _note_defects(label, part, warnings)
-        maintype = ctype.partition("/")[0]
-        if maintype == "message":
-            warnings.append(
-                f"{label}: an attached message is not read; send the orders in the body "
-                f"or as a text attachment"
-            )
-            continue
-        if maintype == "multipart":  # a multipart whose boundary is missing: one opaque body
-            warnings.append(f"{label}: multipart part without a usable boundary; read as text")
-            ctype = "text/plain"
-
-        payload = _payload_bytes(part, label, warnings)
-        if not is_attachment and ctype == "text/plain":
-            plain_bodies.append(_text(part, ctype, payload, label, warnings))
-            continue
-        if not is_attachment and ctype == "text/html":
-            html_bodies.append(_text(part, ctype, payload, label, warnings))
-            continue
-
-        name = filename or f"attachment-{number}"
-        lower = name.lower()
-        if (
-            lower.endswith(".sig")
-            or ctype == SSH_SIGNATURE_TYPE
-            or payload[:64].lstrip().startswith(SSH_SIGNATURE_ARMOR)
-        ):
-            result.sig_files.append((name, payload))
-        elif ctype.startswith("text/") or (
-            ctype == "application/octet-stream" and lower.endswith(TEXT_ATTACHMENT_SUFFIXES)
-        ):
-            attachments.append((name, _text(part, ctype, payload, label, warnings)))
-
-    if plain_bodies:
-        result.texts.extend(("body", text) for text in plain_bodies)
-    else:
-        result.texts.extend(("body", html_to_text(text)) for text in html_bodies)
-    result.texts.extend(attachments)
-
-
-def _note_defects(label: str, part: Message, warnings: list[str]) -> None:
-    for defect in getattr(part, "defects", ()):
-        detail = str(defect)
-        name = type(defect).__name__
-        warnings.append(f"{label}: MIME defect {name}" + (f": {detail}" if detail else ""))
-
-
-def _payload_bytes(part: Message, label: str, warnings: list[str]) -> bytes:
-    """The part's body with its Content-Transfer-Encoding undone (base64, quoted-printable)."""
     try:
-        payload = part.get_payload(decode=True)
-    except Exception as exc:
-        warnings.append(f"{label}: its content could not be decoded ({exc!r}); read as empty")
-        return b""
-    return payload if isinstance(payload, bytes) else b""
+        texts = read_parts(msg, result.sig_files, result.warnings, _parse)
+    except RecursionError:  # a structure deeper than the caps let through; never expected
+        result.warnings.append("the mail is nested too deeply to be read")
+        return
+    _add_texts(result, texts)
 
 
-def _charset(part: Message) -> str | None:
-    try:
-        return part.get_content_charset()
-    except Exception:
-        return None
-
-
-def _text(part: Message, ctype: str, payload: bytes, label: str, warnings: list[str]) -> str:
-    """A text part's content as ``str``: charset decoded, BOM dropped, LF, flowed undone."""
-    text = _normalise(_decode_bytes(payload, _charset(part), label, warnings))
-    return _maybe_unflow(part, text) if ctype == "text/plain" else text
-
-
-def _maybe_unflow(part: Message, text: str) -> str:
-    """Undo format=flowed when the part declares it (RFC 3676 section 4)."""
-    try:
-        fmt = part.get_param("format")
-        delsp = part.get_param("delsp")
-    except Exception:
-        return text
-    if isinstance(fmt, str) and fmt.strip().lower() == "flowed":
-        return unflow(text, delsp=isinstance(delsp, str) and delsp.strip().lower() == "yes")
-    return text
-
-
-def _decode_bytes(data: bytes, charset: str | None, label: str, warnings: list[str]) -> str:
-    """Decode with the declared charset, else UTF-8, else latin-1 (which cannot fail)."""
-    if charset:
-        try:
-            return data.decode(charset)
-        except LookupError:
-            warnings.append(f"{label}: unknown charset {charset!r}; decoded as UTF-8")
-        except ValueError:  # UnicodeDecodeError, or another codec's complaint about the bytes
-            if codecs.lookup(charset).name == "utf-8":
-                warnings.append(f"{label}: the bytes are not valid UTF-8; decoded as latin-1")
-                return data.decode("latin-1")
-            warnings.append(
-                f"{label}: the bytes are not valid {charset!r} as declared; decoded as UTF-8"
-            )
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        warnings.append(f"{label}: the bytes are not valid UTF-8; decoded as latin-1")
-        return data.decode("latin-1")
-
-
-def _normalise(text: str) -> str:
-    """Drop a leading byte order mark (U+FEFF) and turn CRLF line ends into LF."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if "\r\n" in text:
-        text = text.replace("\r\n", "\n")
-    return text
+def _add_texts(result: Extracted, texts: list[PartText]) -> None:
+    for item in texts:
+        index = len(result.texts)
+        result.texts.append((item.name, item.text))
+        if item.alternates:
+            result.alternates[index] = item.alternates
+        if item.raw is not None:
+            result.raw_bytes[index] = item.raw

@@ -36,12 +36,15 @@ from __future__ import annotations
 _SIG_SEP = "-- "
 
 
-def unflow(text: str, delsp: bool = False) -> str:
+def unflow(text: str, delsp: bool = False, *, unstuff: bool = True) -> str:
     """Return ``text`` with RFC 3676 soft line breaks joined and space-stuffing removed.
 
     ``text``: the decoded body of a ``text/plain; format=flowed`` part (LF or CRLF line ends).
     ``delsp``: the part's ``DelSp`` parameter is ``yes`` (case-insensitive); then the space
     that marks each soft line break is deleted instead of kept.
+    ``unstuff``: remove the space-stuffing space [4.4] (the default). ``False`` keeps a leading
+    space as content: the reading of a text from a client that declares format=flowed but does
+    not space-stuff (a line typed as `` indented`` or ``From here`` arrives as typed).
 
     Returns the fixed text with LF line ends; a final line end is kept if ``text`` had one.
     Never raises: any string is a valid (if odd) flowed text. Source: RFC 3676 sections 4.1-4.5.
@@ -61,7 +64,7 @@ def unflow(text: str, delsp: bool = False) -> str:
     for line in text.split("\n"):
         line_depth = len(line) - len(line.lstrip(">"))
         content = line[line_depth:]
-        stuffed = content.startswith(" ")
+        stuffed = unstuff and content.startswith(" ")
         if stuffed:
             content = content[1:]
         is_sig_sep = content == _SIG_SEP

@@ -19,6 +19,13 @@ standard library:
   quoted text is recognisable as quoted;
 - the content of ``script``, ``style``, ``title`` and ``template`` and all comments (including
   Outlook's conditional comments) are not text and are left out.
+
+Hostile input is bounded: at most :data:`MAX_QUOTE_MARKS` (32) ``>`` are written before a line,
+however deeply ``<blockquote>`` nests (a deeper line is still quoted, which is all that matters:
+quoted lines never carry orders), so that a body of 120,000 nested blockquotes does not turn
+into gigabytes of ``>``; and the text returned is at most :data:`MAX_OUTPUT_RATIO` times the
+length of the HTML plus :data:`OUTPUT_SLACK` characters (a longer text is cut at a line end).
+Time and memory are linear in the length of the HTML.
 """
 
 from __future__ import annotations
@@ -36,6 +43,12 @@ _CELLS = frozenset(("td", "th"))
 _HIDDEN = frozenset(("script", "style", "title", "template"))
 _ASCII_WS = re.compile(r"[ \t\n\r\f]+")
 
+MAX_QUOTE_MARKS = 32
+"""Most ``>`` written before a line of quoted text, however deep the ``<blockquote>`` nesting."""
+MAX_OUTPUT_RATIO = 4
+"""The text returned is at most this many times ``len(html)`` characters, plus OUTPUT_SLACK."""
+OUTPUT_SLACK = 4096
+
 
 def html_to_text(html: str) -> str:
     """Return the text a reader sees in ``html``, one output line per rendered line.
@@ -43,9 +56,10 @@ def html_to_text(html: str) -> str:
     ``html``: an HTML document or fragment, already decoded to ``str`` with the part's charset.
     Returns LF-separated lines ending with a final LF (``""`` when there is no text at all).
     Never raises: :class:`html.parser.HTMLParser` is lenient and unknown markup is ignored.
-    Layout rules: see this module's docstring.
+    Layout rules and bounds (:data:`MAX_QUOTE_MARKS`, :data:`MAX_OUTPUT_RATIO`): see this
+    module's docstring.
     """
-    builder = _TextBuilder()
+    builder = _TextBuilder(MAX_OUTPUT_RATIO * len(html) + OUTPUT_SLACK)
     builder.feed(html)
     builder.close()
     return builder.text()
@@ -54,8 +68,9 @@ def html_to_text(html: str) -> str:
 class _TextBuilder(HTMLParser):
     """Collects rendered lines while :class:`HTMLParser` walks the markup."""
 
-    def __init__(self) -> None:
+    def __init__(self, budget: int) -> None:
         super().__init__(convert_charrefs=True)
+        self._budget = budget  # characters still allowed in the output
         self._lines: list[str] = []
         self._current: list[str] = []  # pieces of the line being built (never starts with " ")
         self._quote_depth = 0
@@ -70,10 +85,12 @@ class _TextBuilder(HTMLParser):
         if not self._pre:
             line = line.rstrip(" ")
         if self._quote_depth:
-            marks = ">" * self._quote_depth
+            marks = ">" * min(self._quote_depth, MAX_QUOTE_MARKS)
             line = f"{marks} {line}" if line else marks
-        self._lines.append(line)
         self._current = []
+        self._budget -= len(line) + 1
+        if self._budget >= 0:
+            self._lines.append(line)
 
     def _break(self) -> None:
         """Make sure the next text starts on a new line (block boundary): no empty line added."""

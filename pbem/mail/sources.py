@@ -33,10 +33,16 @@ any other file
     A bare signed-orders file, not mail: ``Incoming(bare=True)``.
 
 Empty files and empty input hold nothing and yield nothing.
+
+Every read is bounded: at most :data:`KEEP_BYTES` of one message are held in memory (and so
+archived); the rest is read through, counted and hashed, then dropped, so a 200 MB mail costs
+no more memory than a 2 MiB one. ``Incoming.size`` and ``Incoming.digest`` describe the whole
+message as received.
 """
 
 from __future__ import annotations
 
+import hashlib
 import mailbox
 import os
 import re
@@ -59,6 +65,10 @@ STDIN = "-"
 STDIN_ORIGIN = "stdin"
 _MBOX_MARK = b"From "
 _SNIFF_BYTES = 65536
+KEEP_BYTES = 2 * 1024 * 1024
+"""The most bytes of one message that are read into memory and archived (2 MiB); a longer
+message is cut there (``Incoming.truncated``) and refused as too large."""
+_READ_STEP = 1024 * 1024
 _FIELD_NAME = re.compile(rb"([\x21-\x39\x3b-\x7e]+)[ \t]*:")  # RFC 5322 3.6.8 field-name
 # Header fields that only mail has (RFC 5322 3.6, RFC 5321 4.4, RFC 2045, common MTA fields).
 _MAIL_FIELDS = frozenset(
@@ -75,12 +85,34 @@ class Incoming:
     ``origin`` examples: ``/home/ref/mail.mbox#3`` (third message of an mbox),
     ``/home/ref/Maildir/new/1764447300.M1P2.host``, ``stdin``, ``/tmp/orders.txt``.
     ``bare`` is true when ``raw`` is a signed orders file rather than a mail message; pass it
-    on to :func:`pbem.mail.extract.extract`.
+    on to :func:`pbem.mail.extract.extract`. ``size`` is the length in bytes of the whole
+    message as received and ``digest`` the hex SHA-256 of all those bytes (computed from
+    ``raw`` when not given); ``raw`` holds at most :data:`KEEP_BYTES` of them.
     """
 
     raw: bytes
     origin: str
     bare: bool = False
+    size: int = -1
+    digest: str = ""
+
+    def __post_init__(self) -> None:
+        if self.size < 0:
+            object.__setattr__(self, "size", len(self.raw))
+        if not self.digest:
+            object.__setattr__(self, "digest", hashlib.sha256(self.raw).hexdigest())
+
+    @property
+    def truncated(self) -> bool:
+        """True when only the first :data:`KEEP_BYTES` of the message were kept."""
+        return self.size > len(self.raw)
+
+    @classmethod
+    def bounded(cls, data: bytes, origin: str, *, bare: bool = False) -> "Incoming":
+        """An item for ``data`` already in memory (an mbox message), cut to KEEP_BYTES."""
+        if len(data) <= KEEP_BYTES:
+            return cls(data, origin, bare)
+        return cls(data[:KEEP_BYTES], origin, bare, len(data), hashlib.sha256(data).hexdigest())
 
 
 def iter_messages(paths: Iterable[str], *, stdin: BinaryIO | None = None) -> Iterator[Incoming]:
@@ -160,20 +192,43 @@ def _is_maildir(path: str) -> bool:
     return os.path.isdir(os.path.join(path, "new")) and os.path.isdir(os.path.join(path, "cur"))
 
 
+def _read_bounded(handle: BinaryIO, head: bytes = b"") -> tuple[bytes, int, str]:
+    """Read ``handle`` to its end, keeping ``head`` plus what follows up to KEEP_BYTES in all;
+    returns (kept bytes, size of everything read, hex SHA-256 of everything read)."""
+    digest = hashlib.sha256(head)
+    kept = [head]
+    have = len(head)
+    size = have
+    while True:
+        block = handle.read(_READ_STEP)
+        if not block:
+            break
+        size += len(block)
+        digest.update(block)
+        if have < KEEP_BYTES:
+            kept.append(block[:KEEP_BYTES - have])
+            have += len(kept[-1])
+    return b"".join(kept), size, digest.hexdigest()
+
+
 def _from_stdin(stream: BinaryIO) -> Iterator[Incoming]:
     try:
-        data = stream.read()
+        first = stream.readline(_SNIFF_BYTES) if hasattr(stream, "readline") else b""
+        envelope = first.startswith(_MBOX_MARK) and first.endswith(b"\n")
+        data, size, digest = _read_bounded(stream, b"" if envelope else first)
     except OSError as exc:
         raise MailSourceUnreadableError(STDIN, exc.strerror or str(exc)) from None
-    if not data:
-        return
-    if data.startswith(_MBOX_MARK):
+    if envelope:
         # procmail and sendmail's "|program" delivery put the mbox envelope line first.
-        _, _, rest = data.partition(b"\n")
-        if looks_like_message(rest):
-            yield Incoming(rest, STDIN_ORIGIN)
+        if looks_like_message(data):
+            yield Incoming(data, STDIN_ORIGIN, False, size, digest)
             return
-    yield Incoming(data, STDIN_ORIGIN, bare=not looks_like_message(data))
+        data = first + data
+        yield Incoming.bounded(data, STDIN_ORIGIN, bare=not looks_like_message(data))
+        return
+    if not size:
+        return
+    yield Incoming(data, STDIN_ORIGIN, not looks_like_message(data), size, digest)
 
 
 def _from_file(path: str) -> Iterator[Incoming]:
@@ -183,16 +238,16 @@ def _from_file(path: str) -> Iterator[Incoming]:
             if head == _MBOX_MARK:
                 data = None
             else:
-                data = head + handle.read()
+                data, size, digest = _read_bounded(handle, head)
     except OSError as exc:
         raise MailSourceUnreadableError(path, exc.strerror or str(exc)) from None
     if data is None:
         yield from _from_mbox(path)
         return
-    if not data:
+    if not size:
         return
     is_mail = path.lower().endswith(".eml") or looks_like_message(data)
-    yield Incoming(data, path, bare=not is_mail)
+    yield Incoming(data, path, not is_mail, size, digest)
 
 
 def _from_mbox(path: str) -> Iterator[Incoming]:
@@ -210,7 +265,7 @@ def _from_mbox(path: str) -> Iterator[Incoming]:
                 raw = box.get_bytes(key)
             except OSError as exc:
                 raise MailSourceUnreadableError(path, exc.strerror or str(exc)) from None
-            yield Incoming(raw, f"{path}#{number}")
+            yield Incoming.bounded(raw, f"{path}#{number}")
     finally:
         box.close()
 
@@ -248,19 +303,19 @@ def _from_maildir(maildir: str) -> Iterator[Incoming]:
         path = os.path.join(maildir, sub, name)
         try:
             with open(path, "rb") as handle:
-                data = handle.read()
+                data, size, digest = _read_bounded(handle)
         except FileNotFoundError:
             moved = _find_in_cur(maildir, unique)
             if moved is None:
                 continue  # deleted since we listed the folder: nothing left to ingest
-            path, data = moved
+            path, (data, size, digest) = moved
         except OSError as exc:
             raise MailSourceUnreadableError(path, exc.strerror or str(exc)) from None
-        if data:
-            yield Incoming(data, path)
+        if size:
+            yield Incoming(data, path, False, size, digest)
 
 
-def _find_in_cur(maildir: str, unique: str) -> tuple[str, bytes] | None:
+def _find_in_cur(maildir: str, unique: str) -> tuple[str, tuple[bytes, int, str]] | None:
     """A message moved from new/ to cur/ (with flags appended) after we listed new/."""
     cur = os.path.join(maildir, "cur")
     for name in _list_files(cur):
@@ -268,7 +323,7 @@ def _find_in_cur(maildir: str, unique: str) -> tuple[str, bytes] | None:
             path = os.path.join(cur, name)
             try:
                 with open(path, "rb") as handle:
-                    return path, handle.read()
+                    return path, _read_bounded(handle)
             except FileNotFoundError:
                 return None
             except OSError as exc:

@@ -26,11 +26,13 @@ def format_deadline(when: datetime, zone: str | None) -> dict:
     return out
 
 
-def order_header(game_id: str, turn: int, phase: str, role: str) -> str:
-    """The header lines of an order file for one window, ``nonce`` and ``issued`` left for
-    ``pbem sign`` to fill (DESIGN.md, "Signed orders")."""
+def order_header(game_id: str, turn: int, phase: str, role: str, referee: str) -> str:
+    """The header lines of an order file for one window: ``game``, ``turn``, ``phase``,
+    ``role``, ``referee`` (the fingerprint ``SHA256:...`` of the game's referee key, binding
+    the orders to this judge; docs/signing.md, section 10), then ``nonce`` and ``issued`` left
+    empty for ``pbem sign`` to fill (DESIGN.md, "Signed orders"). Each line ends with LF."""
     return (f"game: {game_id}\nturn: {turn}\nphase: {phase}\nrole: {role}\n"
-            "nonce:\nissued:\n")
+            f"referee: {referee}\nnonce:\nissued:\n")
 
 
 def report_context(*, game: dict, role: str, zone: str | None, view: dict, board: str, log: dict,

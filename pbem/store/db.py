@@ -5,6 +5,12 @@ context managers: :meth:`Database.read` (a deferred transaction) and :meth:`Data
 (a transaction that starts as a write transaction, so that a second process waits for the lock
 instead of failing half way with "database is locked"; DESIGN.md, "Storage"). The schema is
 created and upgraded only by the Alembic migrations in ``migrations/``.
+
+A database carries the row-MAC key (``Database.row_key``, see :mod:`pbem.store.integrity`):
+every session gets it in ``session.info["row_key"]``; without it protected rows can be neither
+read nor written. SQLite runs with ``synchronous=FULL`` and :meth:`Database.make_durable`
+checkpoints the WAL before mail leaves ("A phase's commit is durable before any mail it
+produced can leave").
 """
 
 from __future__ import annotations
@@ -17,7 +23,9 @@ from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-SCHEMA_HEAD = "0001_initial"
+import pbem.store.integrity  # noqa: F401  (the row-MAC events on the protected models)
+
+SCHEMA_HEAD = "0002_row_macs"
 """The Alembic revision this code expects; ``pbem init``/``pbem upgrade`` bring a database to it."""
 
 BUSY_TIMEOUT_MS = 60_000
@@ -43,7 +51,9 @@ def _sqlite_engine(url: str) -> Engine:
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        cur.execute("PRAGMA synchronous=NORMAL")
+        # FULL: a commit is on disk (in the WAL) when it returns, even after a power loss;
+        # NORMAL could forget a phase whose reports had already been mailed.
+        cur.execute("PRAGMA synchronous=FULL")
         # No checkpoint inside a transaction that adjudicates: Database.checkpoint() runs one
         # after each command instead (a 10 ms pause in one phase out of ten otherwise).
         cur.execute("PRAGMA wal_autocheckpoint=0")
@@ -69,11 +79,15 @@ class Database:
         self.is_sqlite = url.startswith("sqlite")
         self.engine = _sqlite_engine(url) if self.is_sqlite else create_engine(url)
         self._writer = self.engine.execution_options(pbem_begin="IMMEDIATE")
+        self.row_key: bytes | None = None
+        """The row-MAC key (``Sealer.mac_key("row-mac")``), or None: then protected rows can
+        be neither read nor written (pbem.store.integrity.RowKeyMissing)."""
 
     @contextmanager
     def read(self) -> Iterator[Session]:
         """A session in a read (deferred) transaction. Rows stay readable after the block."""
-        with Session(self.engine, expire_on_commit=False) as session:
+        with Session(self.engine, expire_on_commit=False,
+                     info={"row_key": self.row_key}) as session:
             with session.begin():
                 yield session
 
@@ -81,7 +95,8 @@ class Database:
     def write(self) -> Iterator[Session]:
         """A session in one write transaction (SQLite: ``BEGIN IMMEDIATE``), committed on
         leaving the block and rolled back if it raises."""
-        with Session(self._writer, expire_on_commit=False) as session:
+        with Session(self._writer, expire_on_commit=False,
+                     info={"row_key": self.row_key}) as session:
             with session.begin():
                 yield session
 
@@ -146,6 +161,25 @@ class Database:
             raw.cursor().execute("PRAGMA wal_checkpoint(PASSIVE)")
         finally:
             raw.close()
+
+    def make_durable(self) -> None:
+        """Make every committed transaction durable in the database file itself before mail it
+        produced leaves (DESIGN.md "Storage"): SQLite runs ``PRAGMA wal_checkpoint(FULL)``,
+        which waits (busy timeout) for writers and readers, copies the whole WAL into the main
+        file and syncs it, so that losing pbem.db-wal loses nothing committed. Raises
+        :class:`DatabaseError` when the checkpoint could not complete. No-op on PostgreSQL,
+        whose commits are durable."""
+        if not self.is_sqlite:
+            return
+        raw = self.engine.raw_connection()
+        try:
+            busy, _log, _done = raw.cursor().execute("PRAGMA wal_checkpoint(FULL)").fetchone()
+        finally:
+            raw.close()
+        if busy:
+            raise DatabaseError(
+                f"cannot make the database at {self.url} durable before mail leaves: another "
+                "process held it for longer than the busy timeout; nothing was sent, try again")
 
     def dispose(self) -> None:
         self.engine.dispose()

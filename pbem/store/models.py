@@ -7,6 +7,10 @@ clear is public: the public part of the state, public events and the public log 
 "Every fact has an audience", "Storage").
 
 Times are zone-aware ``datetime`` values in UTC (SQLModel's UTCDateTime).
+
+The rows that decide results (game, player, phase, order_set, outbox) carry ``mac``, an
+HMAC-SHA256 of the row under a key derived from the master key (``pbem.store.integrity``):
+checked whenever the row is read, computed whenever it is written.
 """
 
 from __future__ import annotations
@@ -51,6 +55,9 @@ class Game(SQLModel, table=True):
     log_head: str = "0" * 64
     log_count: int = 0
     referee_address: str = "referee@pbem.invalid"
+    # orders must name the game's referee key (games created before 0002: False)
+    bind_referee: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
+    mac: Optional[str] = None
 
 
 class Player(SQLModel, table=True):
@@ -65,6 +72,7 @@ class Player(SQLModel, table=True):
     public_key: str = Field(sa_column=Column(Text, nullable=False))
     fingerprint: str = Field(index=True)
     zone: Optional[str] = None
+    mac: Optional[str] = None
 
 
 class Sealed(SQLModel, table=True):
@@ -99,6 +107,7 @@ class Phase(SQLModel, table=True):
     status: str = Field(default="open", index=True)  # open | resolved
     resolved_at: Optional[datetime] = None
     nmr_json: str = "[]"
+    mac: Optional[str] = None
 
 
 class Message(SQLModel, table=True):
@@ -118,6 +127,9 @@ class Message(SQLModel, table=True):
     game_id: Optional[str] = None
     role: Optional[str] = None
     blob: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    size: int = Field(default=0, sa_column_kwargs={"server_default": "0"})  # bytes received
+    # the archive kept only the first bytes of the message
+    truncated: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
 
 
 class OrderSet(SQLModel, table=True):
@@ -132,11 +144,12 @@ class OrderSet(SQLModel, table=True):
     role: str
     issued: datetime
     nonce: str
-    sha256: str
+    digest: str  # keyed: HMAC-SHA256 of the canonical text (pbem.engine.accept.order_digest)
     received_at: datetime
     message_id: Optional[int] = Field(default=None, foreign_key="message.id")
     status: str = "accepted"  # accepted | superseded
     blob: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    mac: Optional[str] = None
 
 
 class EventRow(SQLModel, table=True):
@@ -184,6 +197,7 @@ class Outbox(SQLModel, table=True):
     sent_at: Optional[datetime] = Field(default=None, index=True)
     report_seq: Optional[int] = None
     blob: Optional[bytes] = Field(default=None, sa_column=Column(LargeBinary))
+    mac: Optional[str] = None
 
 
 class LogLine(SQLModel, table=True):

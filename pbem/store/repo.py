@@ -9,7 +9,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Iterable
 
-from sqlalchemy import update
 from sqlmodel import Session, select
 
 from pbem.store.models import (EventRow, Game, LogLine, Message, OrderSet, Outbox, Phase, Player,
@@ -65,9 +64,21 @@ def put_sealed(s: Session, game_id: str, owner: str, purpose: str, version: int,
 
 # ---------------------------------------------------------------- phases
 
+def _open_or_latest_phases():
+    """The phases marked open and the phase at each game's ``phase_seq`` (the open one, or the
+    last once the game ended): so that a phase whose status was changed outside pbem, either
+    way, is read and fails its MAC check (pbem.store.integrity) rather than being silently
+    left out or taken."""
+    from sqlalchemy import or_
+
+    return select(Phase).join(Game, Game.id == Phase.game_id).where(
+        or_(Phase.status == "open", Phase.seq == Game.phase_seq))
+
+
 def open_phase(s: Session, game_id: str) -> Phase | None:
     """The game's open phase, if any."""
-    return s.exec(select(Phase).where(Phase.game_id == game_id, Phase.status == "open")).first()
+    rows = list(s.exec(_open_or_latest_phases().where(Phase.game_id == game_id)))
+    return next((p for p in rows if p.status == "open"), None)
 
 
 def phases(s: Session, game_id: str) -> list[Phase]:
@@ -76,23 +87,56 @@ def phases(s: Session, game_id: str) -> list[Phase]:
 
 def open_phases(s: Session) -> list[Phase]:
     """Every open phase of every game, oldest deadline first."""
-    return list(s.exec(select(Phase).where(Phase.status == "open").order_by(Phase.deadline_at)))
+    return [p for p in s.exec(_open_or_latest_phases().order_by(Phase.deadline_at))
+            if p.status == "open"]
 
 
 # ---------------------------------------------------------------- orders
 
 def accepted_orders(s: Session, game_id: str, phase_seq: int) -> list[OrderSet]:
-    """The order sets in force for a phase (one per role at most)."""
-    return list(s.exec(select(OrderSet).where(
-        OrderSet.game_id == game_id, OrderSet.phase_seq == phase_seq,
-        OrderSet.status == "accepted").order_by(OrderSet.role)))
+    """The order sets in force for a phase (one per role at most). Every order set of the phase
+    is read (and its MAC checked), so that one whose status was changed outside pbem is not
+    silently left out."""
+    return [o for o in s.exec(select(OrderSet).where(
+        OrderSet.game_id == game_id, OrderSet.phase_seq == phase_seq).order_by(OrderSet.role,
+                                                                              OrderSet.id))
+            if o.status == "accepted"]
+
+
+def nonces_used(s: Session, game_id: str) -> dict[str, set[str]]:
+    """Every nonce an order set of the game carried, in any phase, accepted or superseded,
+    with the roles that sent it: ``{nonce: {role, ...}}`` (a nonce is used once per game:
+    docs/signing.md, section 10). One query per game and ingest batch."""
+    used: dict[str, set[str]] = {}
+    for nonce, role in s.exec(select(OrderSet.nonce, OrderSet.role)
+                              .where(OrderSet.game_id == game_id)):
+        used.setdefault(nonce, set()).add(role)
+    return used
 
 
 # ---------------------------------------------------------------- messages
 
-def pending_messages(s: Session) -> list[Message]:
-    """Messages archived but not judged (a crash between the two steps)."""
-    return list(s.exec(select(Message).where(Message.verdict == "pending").order_by(Message.id)))
+def pending_messages(s: Session, *, retry_errors: bool = False) -> list[int]:
+    """Ids of the messages archived but not judged (a crash between the two steps); with
+    ``retry_errors`` also of those the judge failed on (verdict ``error``). Only ids: a row
+    whose archived copy is damaged must not stop the query."""
+    states = ("pending", "error") if retry_errors else ("pending",)
+    return list(s.exec(select(Message.id).where(Message.verdict.in_(states))
+                       .order_by(Message.id)))
+
+
+def archived_message(s: Session, message_id: int) -> tuple[Message, bytes]:
+    """(the message's row without its archived copy, the sealed archived copy). Raises
+    whatever the database raises for a damaged copy (e.g. a blob stored as text that is not
+    UTF-8), so the caller can report that one message and go on."""
+    from sqlalchemy.orm import defer
+
+    row = s.exec(select(Message).options(defer(Message.blob))
+                 .where(Message.id == message_id)).one()
+    blob = s.exec(select(Message.blob).where(Message.id == message_id)).one()
+    if not isinstance(blob, bytes):
+        raise TypeError(f"the archived copy is stored as {type(blob).__name__}, not bytes")
+    return row, blob
 
 
 def messages(s: Session, *, game_id: str | None = None, limit: int = 100) -> list[Message]:
@@ -142,10 +186,47 @@ def reports(s: Session, game_id: str) -> list[Report]:
                        .order_by(Report.phase_seq, Report.role, Report.fmt)))
 
 
+def count_mail_to(s: Session, kind: str, address: str, *, since: datetime) -> int:
+    """How many mails of ``kind`` were queued to ``address`` (compared without case) since
+    ``since``: the rate limit of rejections (docs/mail.md, ``rejections_per_hour``)."""
+    from sqlalchemy import func
+
+    q = select(func.count()).select_from(Outbox).where(
+        Outbox.kind == kind, func.lower(Outbox.to_addr) == address.lower(),
+        Outbox.created_at >= since)
+    return int(s.exec(q).one())
+
+
 def unsent_mail(s: Session) -> list[Outbox]:
     return list(s.exec(select(Outbox).where(Outbox.sent_at.is_(None)).order_by(Outbox.id)))
 
 
 def mark_sent(s: Session, ids: list[int], when: datetime) -> None:
+    """Record the outbox rows ``ids`` as delivered at ``when``. The rows are read (their MACs
+    checked: RowTampered) and written back through the unit of work, which recomputes their
+    MACs (pbem.store.integrity)."""
     if ids:
-        s.exec(update(Outbox).where(Outbox.id.in_(ids)).values(sent_at=when))
+        for row in s.exec(select(Outbox).where(Outbox.id.in_(ids))):
+            row.sent_at = when
+            s.add(row)
+
+
+# ---------------------------------------------------------------- protected bulk writes
+
+def insert_protected(s: Session, model, rows: list[dict]) -> list[int]:
+    """Bulk-insert ``rows`` (dicts of column values without ``id``/``mac``) into a protected
+    table with an id the database assigns (OrderSet, Outbox), with their MACs; returns the new
+    ids in order (pbem.store.integrity.insert_rows; RowKeyMissing without a row key)."""
+    from pbem.store.integrity import insert_rows
+
+    return insert_rows(s, model, rows)
+
+
+def supersede_orders(s: Session, ids: list[int]) -> None:
+    """Mark the stored order sets ``ids`` superseded. They were loaded in this session (the
+    judge read them as the orders in force), so this reads nothing; the unit of work writes the
+    status and the new MACs at the next flush."""
+    for oid in ids:
+        row = s.get(OrderSet, oid)
+        row.status = "superseded"
+        s.add(row)

@@ -1,0 +1,291 @@
+"""Row MACs: whoever can write the database file but has no master key cannot change the rows
+that decide results unnoticed (issue 7; docs/security.md, "Someone who can write the database").
+
+Every row of the tables in :data:`PROTECTED` carries ``mac``: the hex HMAC-SHA256, under the
+master key's ``row-mac`` secret (:meth:`pbem.crypto.seal.Sealer.mac_key`), of
+
+    b"pbem/row-mac/1" || F(table) || for each column of PROTECTED[table]: F(name) || F(value)
+
+where ``F(x)`` is a one-byte type tag, the length of the payload as 8 bytes big-endian and the
+payload: ``n`` (NULL, empty), ``i`` (an integer or boolean, its decimal ASCII), ``s`` (text,
+UTF-8), ``b`` (bytes) or ``t`` (a time, as ``YYYY-MM-DDTHH:MM:SS.ffffff`` in UTC; a time
+without a zone is UTC). The primary key columns come first in each list, so a row copied to
+another game, role or id fails its check. The encoding is unambiguous (every field carries
+its length), and a column added to a protected table is not covered until it is added here
+(with a data step that recomputes the MACs).
+
+The key travels with the session: :class:`pbem.store.db.Database` copies its ``row_key`` into
+``session.info["row_key"]``. The MAC is checked each time the ORM loads a protected row (an
+ORM ``load`` event: :class:`RowTampered`), computed when the unit of work inserts or updates
+one (``before_insert``/``before_update``; a row whose id the database assigns gets it right
+after its INSERT), and by :func:`insert_rows` for bulk inserts. Without a key, protected rows
+can be neither read nor written (:class:`RowKeyMissing`). A session that saw a tampered row
+cannot commit, even if the caller swallowed the error.
+
+Not detected by per-row MACs: a deleted row, and a whole row (or database) put back as it was
+at an earlier time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from datetime import datetime, timezone
+from typing import Mapping
+
+from sqlalchemy import event, insert, select, update
+from sqlalchemy.orm import Session as OrmSession
+from sqlalchemy.orm import attributes, object_session
+
+from pbem.store.models import Game, OrderSet, Outbox, Phase, Player, Setting
+
+__all__ = ["ROW_MAC_LABEL", "ROW_MACS_SETTING", "PROTECTED", "UNPROTECTED", "RowIntegrityError",
+           "RowTampered", "RowKeyMissing", "row_mac", "check_row", "insert_rows", "protect_rows",
+           "rows_protected"]
+
+ROW_MAC_LABEL = "row-mac"
+"""The label of the row-MAC key: ``Sealer.mac_key(ROW_MAC_LABEL)``."""
+ROW_MACS_SETTING = "row_macs"
+"""The setting that records that every protected row has its MAC (value ``"1"``)."""
+
+_PREFIX = b"pbem/row-mac/1"
+
+PROTECTED: dict[str, tuple[str, ...]] = {
+    "game": ("id", "ruleset", "title", "status", "created_at", "options_json",
+             "house_rules_text", "house_rules_sha256", "map_text", "map_sha256",
+             "deadline_seconds", "short_deadline_seconds", "state_version", "public_state",
+             "phase_seq", "log_head", "log_count", "referee_address", "bind_referee"),
+    "player": ("game_id", "role", "seat", "email", "public_key", "fingerprint", "zone"),
+    "phase": ("id", "game_id", "seq", "turn", "name", "phase_id", "window_json", "opened_at",
+              "deadline_at", "commit", "status", "resolved_at", "nmr_json"),
+    "order_set": ("id", "game_id", "phase_seq", "role", "issued", "nonce", "digest",
+                  "received_at", "message_id", "status", "blob"),
+    "outbox": ("id", "game_id", "owner", "kind", "to_addr", "subject", "created_at", "sent_at",
+               "report_seq"),
+}
+"""Per protected table, the columns its MAC covers (primary key first): every column but
+``mac``, and but ``outbox.blob``, a letter sealed for its reader with AES-256-GCM under
+additional data naming its game, owner and kind: a damaged one is reported for that message
+alone when the outbox is delivered, while the others still go."""
+
+UNPROTECTED = {"outbox": ("blob",)}
+"""The columns of protected tables left out of the MAC (see :data:`PROTECTED`)."""
+
+_MODELS = {"game": Game, "player": Player, "phase": Phase, "order_set": OrderSet,
+           "outbox": Outbox}
+
+
+class RowIntegrityError(Exception):
+    """Base of the row-integrity errors (reported by the CLI as ``Error: ...``, exit 1)."""
+
+
+class RowTampered(RowIntegrityError):
+    """A protected row whose MAC does not match: changed outside pbem, or restored from another
+    installation. ``table`` is the table name, ``key`` the primary key values (a tuple)."""
+
+    def __init__(self, table: str, key: tuple, why: str = "fails its integrity check"):
+        self.table, self.key = table, key
+        shown = ", ".join(str(k) for k in key)
+        super().__init__(
+            f"the row {table} ({shown}) {why}: it was changed outside pbem, or the database was "
+            "restored from another installation (docs/security.md); nothing was done")
+
+
+class RowKeyMissing(RowIntegrityError):
+    """A protected row read or written through a database opened without the row-MAC key."""
+
+    def __init__(self, table: str, doing: str):
+        self.table = table
+        super().__init__(f"cannot {doing} a row of {table} without the referee's master key "
+                         "(its integrity check needs it)")
+
+
+# ---------------------------------------------------------------- the MAC
+
+def _field(value) -> bytes:
+    if value is None:
+        tag, data = b"n", b""
+    elif isinstance(value, int):  # bool too
+        tag, data = b"i", str(int(value)).encode("ascii")
+    elif isinstance(value, str):
+        tag, data = b"s", value.encode("utf-8", "surrogatepass")
+    elif isinstance(value, (bytes, bytearray, memoryview)):
+        tag, data = b"b", bytes(value)
+    elif isinstance(value, datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(timezone.utc).replace(tzinfo=None)
+        tag, data = b"t", value.strftime("%Y-%m-%dT%H:%M:%S.%f").encode("ascii")
+    else:
+        raise TypeError(f"no row-MAC encoding for a {type(value).__name__}")
+    return tag + len(data).to_bytes(8, "big") + data
+
+
+def row_mac(key: bytes, table: str, values: Mapping) -> str:
+    """The hex HMAC-SHA256 of a row of ``table`` (a key of :data:`PROTECTED`) whose column
+    values are ``values`` (a mapping of column name to value; see the module doc)."""
+    parts = [_PREFIX, _field(table)]
+    for name in PROTECTED[table]:
+        parts.append(_field(name))
+        parts.append(_field(values[name]))
+    return hmac.new(key, b"".join(parts), hashlib.sha256).hexdigest()
+
+
+def _pk(table: str, values: Mapping) -> tuple:
+    model = _MODELS[table]
+    return tuple(values.get(c.name) for c in model.__table__.primary_key.columns)
+
+
+def check_row(key: bytes, table: str, values: Mapping) -> None:
+    """Raise :class:`RowTampered` unless ``values["mac"]`` is the MAC of the row."""
+    stored = values.get("mac")
+    if stored is None:
+        raise RowTampered(table, _pk(table, values), "has no integrity check value")
+    if not hmac.compare_digest(str(stored), row_mac(key, table, values)):
+        raise RowTampered(table, _pk(table, values))
+
+
+# ---------------------------------------------------------------- ORM events
+
+def _session_key(session, table: str, doing: str) -> bytes:
+    key = session.info.get("row_key") if session is not None else None
+    if key is None:
+        raise RowKeyMissing(table, doing)
+    return key
+
+
+def _on_load(target, context) -> None:
+    table = target.__tablename__
+    session = context.session
+    key = _session_key(session, table, "read")
+    try:
+        check_row(key, table, target.__dict__)
+    except RowTampered as e:
+        session.info.setdefault("pbem_tampered", []).append(e)
+        raise
+
+
+def _before_write(mapper, connection, target) -> None:
+    table = target.__tablename__
+    values = target.__dict__
+    if any(values.get(c.name) is None for c in mapper.local_table.primary_key.columns):
+        target.mac = None  # the database assigns the id: see _after_insert
+        return
+    key = _session_key(object_session(target), table, "write")
+    if any(n not in values for n in PROTECTED[table]):
+        if attributes.instance_state(target).key is not None:  # stored: load what expired
+            values = {n: getattr(target, n) for n in PROTECTED[table]}
+        else:
+            values = _with_defaults(table, values)
+    target.mac = row_mac(key, table, values)
+
+
+def _after_insert(mapper, connection, target) -> None:
+    if target.__dict__.get("mac") is not None:
+        return
+    table = target.__tablename__
+    key = _session_key(object_session(target), table, "write")
+    mac = row_mac(key, table, _with_defaults(table, target.__dict__))
+    pk = mapper.local_table.primary_key.columns
+    connection.execute(update(mapper.local_table)
+                       .where(*[c == target.__dict__[c.name] for c in pk]).values(mac=mac))
+    attributes.set_committed_value(target, "mac", mac)
+
+
+def _with_defaults(table: str, values: Mapping) -> Mapping:
+    """``values`` with the model's scalar default for each protected column not given (what
+    the INSERT will store)."""
+    missing = [n for n in PROTECTED[table] if n not in values]
+    if not missing:
+        return values
+    cols = _MODELS[table].__table__.columns
+    out = dict(values)
+    for name in missing:
+        default = cols[name].default
+        out[name] = default.arg if default is not None and default.is_scalar else None
+    return out
+
+
+def _before_commit(session) -> None:
+    tampered = session.info.get("pbem_tampered")
+    if tampered:
+        raise tampered[0]
+
+
+def _after_rollback(session) -> None:
+    session.info.pop("pbem_tampered", None)
+
+
+for _model in _MODELS.values():
+    event.listen(_model, "load", _on_load)
+    event.listen(_model, "before_insert", _before_write)
+    event.listen(_model, "before_update", _before_write)
+    event.listen(_model, "after_insert", _after_insert)
+event.listen(OrmSession, "before_commit", _before_commit)
+event.listen(OrmSession, "after_soft_rollback", lambda session, _tx: _after_rollback(session))
+
+
+# ---------------------------------------------------------------- bulk writes and the data step
+
+def insert_rows(s, model, rows: list[dict]) -> list[int]:
+    """Insert ``rows`` (dicts of column values, without ``id`` and ``mac``) into the protected
+    table of ``model`` (OrderSet, Outbox) in two statements: the INSERT, then the MACs (which
+    cover the ids the database assigned). Returns the ids in the order of ``rows``. Raises
+    :class:`RowKeyMissing` when the session has no row key."""
+    if not rows:
+        return []
+    table = model.__tablename__
+    key = _session_key(s, table, "write")
+    ids = s.execute(insert(model).returning(model.id, sort_by_parameter_order=True),
+                    rows).scalars().all()
+    macs = [{"id": rid, "mac": row_mac(key, table, _with_defaults(table, dict(row, id=rid)))}
+            for row, rid in zip(rows, ids)]
+    s.execute(update(model), macs)
+    return list(ids)
+
+
+def rows_protected(s) -> bool:
+    """True once the data step (:func:`protect_rows`) has run on this database."""
+    row = s.get(Setting, ROW_MACS_SETTING)
+    return row is not None and row.value == "1"
+
+
+def protect_rows(s, key: bytes, fix_order_set=None) -> dict[str, int]:
+    """The data step after the Alembic migration to 0002 (run in the write session ``s``):
+    compute the MAC of every protected row that has none, then record it done (setting
+    ``row_macs=1``); afterwards a protected row without a MAC is a tamper error. Before each
+    order set's MAC, ``fix_order_set(values)`` (a dict of its columns) may change its
+    ``digest`` and ``blob`` in place and return True (an order set stored by an older pbem).
+    Idempotent: once done, returns ``{}`` without reading anything. Returns the rows MACed
+    per table."""
+    if rows_protected(s):
+        return {}
+    done: dict[str, int] = {}
+    for table, model in _MODELS.items():
+        t = model.__table__
+        changes = []
+        for row in s.execute(select(t).where(t.c.mac.is_(None))).mappings():
+            values = dict(row)
+            change = {}
+            if table == "order_set" and fix_order_set is not None and fix_order_set(values):
+                change.update(b_digest=values["digest"], b_blob=values["blob"])
+            change.update({f"b_{c.name}": values[c.name] for c in t.primary_key.columns})
+            change["b_mac"] = row_mac(key, table, values)
+            changes.append(change)
+        if changes:
+            from sqlalchemy import bindparam
+
+            where = [c == bindparam(f"b_{c.name}") for c in t.primary_key.columns]
+            plain = [c for c in changes if "b_digest" not in c]
+            fixed = [c for c in changes if "b_digest" in c]
+            if plain:
+                s.connection().execute(update(t).where(*where).values(mac=bindparam("b_mac")),
+                                       plain)
+            if fixed:
+                s.connection().execute(
+                    update(t).where(*where).values(mac=bindparam("b_mac"),
+                                                   digest=bindparam("b_digest"),
+                                                   blob=bindparam("b_blob")), fixed)
+        done[table] = len(changes)
+    s.merge(Setting(key=ROW_MACS_SETTING, value="1"))
+    return done
+

@@ -1,0 +1,333 @@
+"""Whoever can write the database file but has no master key changes nothing unnoticed (issue 7;
+docs/security.md, "Someone who can write the database"). Each attack is done with the sqlite3
+module on the file, as an attacker would; the next command fails with an error naming the row,
+and nothing is resolved or sent."""
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import CountingEntropy, Player, incoming
+
+from pbem.engine.creation import GameSpec
+from pbem.engine.home import Home
+from pbem.engine.service import Referee
+from pbem.store.integrity import PROTECTED, UNPROTECTED, RowKeyMissing, RowTampered
+
+
+def db_path(referee) -> Path:
+    return Path(referee.home.path) / "pbem.db"
+
+
+def attack(referee, sql, params=()):
+    """Run ``sql`` on the database file with the sqlite3 module (no key, no pbem)."""
+    con = sqlite3.connect(db_path(referee))
+    try:
+        con.execute(sql, params)
+        con.commit()
+    finally:
+        con.close()
+
+
+def peek(referee, sql, params=()):
+    con = sqlite3.connect(db_path(referee))
+    try:
+        return con.execute(sql, params).fetchall()
+    finally:
+        con.close()
+
+
+def next_referee(referee, clock):
+    """The next command: a new Referee on the same home."""
+    return Referee(Home(referee.home.path), clock=clock, entropy=CountingEntropy("next"))
+
+
+def snapshot(referee):
+    return (peek(referee, "SELECT id, status FROM phase ORDER BY id"),
+            peek(referee, "SELECT id, sent_at FROM outbox ORDER BY id"),
+            peek(referee, "SELECT count(*) FROM log_line"),
+            peek(referee, "SELECT id, status FROM order_set ORDER BY id"))
+
+
+@pytest.fixture
+def game(referee, players, clock):
+    """Game h1 (hunt, red and blue); red's orders are in, blue's are not."""
+    referee.new_game(GameSpec(ruleset="hunt", game_id="h1",
+                              players=(players["red"].spec(), players["blue"].spec()),
+                              options={}))
+    v = referee.ingest([incoming(players["red"].signed("h1", 1, "dig", "dig 13",
+                                                       issued=clock()))])
+    assert v[0].status == "accepted"
+    return referee
+
+
+def expect_tampered(fn, table, key_text):
+    with pytest.raises(RowTampered) as e:
+        fn()
+    msg = str(e.value)
+    assert e.value.table == table
+    assert f"the row {table} ({key_text}) " in msg and "changed outside pbem" in msg
+    return e.value
+
+
+def test_moved_piece_in_the_public_state(game, clock, tmp_path):
+    state = json.loads(peek(game, "SELECT public_state FROM game WHERE id='h1'")[0][0])
+    state["turns"] = 1  # the game would end after this phase
+    attack(game, "UPDATE game SET public_state=? WHERE id='h1'",
+           (json.dumps(state, sort_keys=True, separators=(",", ":")),))
+    before = snapshot(game)
+    r = next_referee(game, clock)
+    expect_tampered(lambda: r.process("h1", force=True), "game", "h1")
+    expect_tampered(lambda: r.process(), "game", "h1")
+    assert snapshot(game) == before
+
+
+def test_replaced_player_key_cannot_sign_for_the_player(game, players, clock):
+    mallory = Player("red", seed="mallory")
+    fp = mallory.key.public_key().fingerprint
+    attack(game, "UPDATE player SET public_key=?, fingerprint=? WHERE game_id='h1' AND role='red'",
+           (mallory.key.public_key().openssh_line(), fp))
+    before = snapshot(game)
+    r = next_referee(game, clock)
+    clock.advance(minutes=5)
+    forged = mallory.signed("h1", 1, "dig", "dig 7", issued=clock())
+    expect_tampered(lambda: r.ingest([incoming(forged)]), "player", "h1, red")
+    assert snapshot(game) == before  # no order set, no receipt
+    # the message stays archived, unjudged, for after the repair
+    assert peek(game, "SELECT verdict FROM message ORDER BY id DESC LIMIT 1") == [("pending",)]
+
+
+def test_changed_player_address_is_reported_by_the_cli(game, clock, tmp_path):
+    from pbem.cli import main
+
+    attack(game, "UPDATE player SET email='mallory@evil.example' WHERE game_id='h1' "
+           "AND role='blue'")
+    before = snapshot(game)
+    for args in (["status"], ["process", "--due"], ["report", "h1", "--role", "blue"]):
+        res = CliRunner().invoke(main, ["--home", str(game.home.path),
+                                        "--now", "2026-12-09T20:00:00Z", *args])
+        assert res.exit_code == 1, res.output
+        assert "Error: the row player (h1, blue) fails its integrity check" in res.output
+    assert snapshot(game) == before  # the deadline had passed: nothing was resolved
+    # mail queued before the attack keeps its (protected) address
+    assert game.outbox(tmp_path / "out")
+    assert not any(b"mallory" in f.read_bytes() for f in (tmp_path / "out").iterdir())
+
+
+def test_pending_orders_marked_superseded(game, clock):
+    (oid,) = peek(game, "SELECT id FROM order_set")[0]
+    attack(game, "UPDATE order_set SET status='superseded'")
+    before = snapshot(game)
+    r = next_referee(game, clock)
+    expect_tampered(lambda: r.process("h1", force=True), "order_set", str(oid))
+    clock.advance(days=4)  # past the deadline: NMR would be applied to red
+    expect_tampered(lambda: r.process(), "order_set", str(oid))
+    assert snapshot(game) == before
+
+
+def test_reopened_resolved_phase(game, players, clock):
+    game.ingest([incoming(players["blue"].signed("h1", 1, "dig", "dig 3", issued=clock()))])
+    assert [x.phase for x in game.process()] == ["1.dig"]
+    (pid,) = peek(game, "SELECT id FROM phase WHERE seq=1")[0]
+    attack(game, "UPDATE phase SET status='open', resolved_at=NULL WHERE seq=1")
+    before = snapshot(game)
+    r = next_referee(game, clock)
+    expect_tampered(lambda: r.process(), "phase", str(pid))
+    expect_tampered(lambda: r.status(), "phase", str(pid))
+    assert snapshot(game) == before
+
+
+def test_cleared_sent_at_sends_nothing_again(game, clock, tmp_path):
+    first = game.outbox(tmp_path / "out1")
+    assert first
+    ids = [i for (i,) in peek(game, "SELECT id FROM outbox ORDER BY id")]
+    attack(game, "UPDATE outbox SET sent_at=NULL")
+    before = snapshot(game)
+    r = next_referee(game, clock)
+    expect_tampered(lambda: r.outbox(tmp_path / "out2"), "outbox", str(ids[0]))
+    assert not (tmp_path / "out2").exists() or not any((tmp_path / "out2").iterdir())
+    assert snapshot(game) == before
+
+
+def test_a_nulled_mac_is_a_tamper_error(game, clock):
+    attack(game, "UPDATE game SET mac=NULL")
+    r = next_referee(game, clock)
+    e = expect_tampered(lambda: r.status(), "game", "h1")
+    assert "has no integrity check value" in str(e)
+
+
+def test_rows_copied_to_another_role_or_game_fail(game, players, clock):
+    game.new_game(GameSpec(ruleset="hunt", game_id="h2",
+                           players=(players["red"].spec(), players["green"].spec()), options={}))
+    # blue takes red's key, address and MAC in h1
+    attack(game, "UPDATE player SET (public_key, fingerprint, email, mac) = (SELECT public_key, "
+           "fingerprint, email, mac FROM player WHERE game_id='h1' AND role='red') "
+           "WHERE game_id='h1' AND role='blue'")
+    r = next_referee(game, clock)
+    expect_tampered(lambda: r.status("h1"), "player", "h1, blue")
+    # h2's red row copied whole (MAC included) from h1's red row: the game id is in the MAC
+    attack(game, "UPDATE player SET (seat, email, public_key, fingerprint, zone, mac) = (SELECT "
+           "seat, email, public_key, fingerprint, zone, mac FROM player WHERE game_id='h1' AND "
+           "role='red') WHERE game_id='h2' AND role='red'")
+    assert peek(game, "SELECT email, mac FROM player WHERE role='red' AND game_id='h1'") == \
+        peek(game, "SELECT email, mac FROM player WHERE role='red' AND game_id='h2'")
+    expect_tampered(lambda: r.status("h2"), "player", "h2, red")
+
+
+def test_an_untouched_database_reads_and_a_keyless_one_cannot_write(game, clock):
+    from pbem.store import repo
+    from pbem.store.db import Database
+    from pbem.store.models import Setting
+
+    r = next_referee(game, clock)
+    assert r.status()[0]["window"]["orders_in"] == ["red"]
+    bare = Database(game.home.url)  # opened without the master key
+    try:
+        with pytest.raises(RowKeyMissing):
+            with bare.read() as s:
+                repo.get_game(s, "h1")
+        with pytest.raises(RowKeyMissing):
+            with bare.write() as s:
+                game_row = repo.get_game  # noqa: F841
+                from pbem.store.models import Player as PlayerRow
+
+                s.add(PlayerRow(game_id="h1", role="white", seat=3, email="w@x.example",
+                                public_key="k", fingerprint="f"))
+        with bare.read() as s:  # unprotected tables stay readable
+            assert s.get(Setting, "row_macs").value == "1"
+    finally:
+        bare.dispose()
+    assert peek(game, "SELECT count(*) FROM player WHERE role='white'") == [(0,)]
+
+
+def test_every_column_of_a_protected_table_is_covered():
+    """A column added to a protected table must be added to PROTECTED (with a data step)."""
+    from sqlmodel import SQLModel
+
+    import pbem.store.models  # noqa: F401
+
+    for table, cols in PROTECTED.items():
+        t = SQLModel.metadata.tables[table]
+        assert set(cols) == {c.name for c in t.columns} - {"mac", *UNPROTECTED.get(table, ())}
+        pk = [c.name for c in t.primary_key.columns]
+        assert list(cols[:len(pk)]) == pk, table
+
+
+# ---------------------------------------------------------------- upgrade from 0001
+
+def _make_0001(referee, sealer):
+    """Turn the database into what pbem at schema 0001 left: no mac/size/truncated/bind_referee
+    columns, order_set.sha256 holding the plain SHA-256, the blob sealed under that digest."""
+    from pbem.crypto.canonical import sha256_hex
+    from pbem.engine.accept import orders_purpose
+
+    referee.db.dispose()
+    con = sqlite3.connect(db_path(referee))
+    try:
+        rows = con.execute("SELECT id, game_id, role, phase_seq, digest, blob FROM order_set")
+        for oid, gid, role, seq, digest, blob in rows.fetchall():
+            payload = sealer.open(gid, role, orders_purpose(seq, digest), 0, blob)
+            plain = sha256_hex(json.loads(payload)["text"])
+            con.execute("UPDATE order_set SET digest=?, blob=? WHERE id=?",
+                        (plain, sealer.seal(gid, role, orders_purpose(seq, plain), 0, payload),
+                         oid))
+        for table in ("game", "player", "phase", "order_set", "outbox"):
+            con.execute(f"ALTER TABLE {table} DROP COLUMN mac")
+        con.execute("ALTER TABLE game DROP COLUMN bind_referee")
+        con.execute("ALTER TABLE message DROP COLUMN size")
+        con.execute("ALTER TABLE message DROP COLUMN truncated")
+        con.execute("ALTER TABLE order_set RENAME COLUMN digest TO sha256")
+        con.execute("DELETE FROM setting WHERE key='row_macs'")
+        con.execute("UPDATE alembic_version SET version_num='0001_initial'")
+        con.commit()
+    finally:
+        con.close()
+
+
+def test_upgrade_from_0001_protects_every_row_and_rekeys_old_orders(game, players, clock,
+                                                                      tmp_path):
+    from pbem.crypto.canonical import sha256_hex
+    from pbem.engine.accept import order_digest
+
+    sealer = game.sealer
+    (nonce,) = peek(game, "SELECT nonce FROM order_set")[0]
+    text = players["red"].text("h1", 1, "dig", "dig 13", issued=clock(), nonce=nonce)
+    _make_0001(game, sealer)
+    r = next_referee(game, clock)
+    with pytest.raises(Exception, match="pbem upgrade"):
+        r.status()
+    r = next_referee(game, clock)
+    out = r.upgrade()
+    assert (out["revision_before"], out["revision"]) == ("0001_initial", "0002_row_macs")
+    assert out["rows_protected"]["order_set_rekeyed"] == 1
+    assert out["rows_protected"]["game"] == 1 and out["rows_protected"]["player"] == 2
+    assert peek(game, "SELECT count(*) FROM outbox WHERE mac IS NULL") == [(0,)]
+    assert peek(game, "SELECT digest FROM order_set") == [(order_digest(sealer, text),)]
+    assert order_digest(sealer, text) != sha256_hex(text)
+    assert peek(game, "SELECT bind_referee FROM game") == [(0,)]  # an older game
+    assert peek(game, "SELECT size, truncated FROM message") == [(0, 0)]
+    again = next_referee(game, clock).upgrade()  # idempotent
+    assert again["rows_protected"] == {} and again["revision_before"] == "0002_row_macs"
+    # everything reads back, and the old orders resolve
+    r = next_referee(game, clock)
+    assert r.status()[0]["window"]["orders_in"] == ["red"]
+    assert r.outbox(tmp_path / "out")
+    res = r.process("h1", force=True)
+    assert res[0].phase == "1.dig" and res[0].nmr == ["blue"]
+    assert any("red digs hole 13" in x["body"] or "weather" in x["body"]
+               for x in r.all_reports("h1"))
+    # the referee's own repeat of red's orders is a duplicate, not new orders
+    # a MAC nulled after the upgrade is a tamper error
+    attack(game, "UPDATE player SET mac=NULL WHERE role='red'")
+    expect_tampered(lambda: next_referee(game, clock).status(), "player", "h1, red")
+
+
+def test_init_on_a_0001_database_upgrades_it_too(game, clock):
+    _make_0001(game, game.sealer)
+    out = next_referee(game, clock).init()
+    assert out["revision"] == "0002_row_macs" and out["rows_protected"]["order_set_rekeyed"] == 1
+    assert next_referee(game, clock).status()[0]["window"]["orders_in"] == ["red"]
+
+
+# ---------------------------------------------------------------- durability
+
+def _play_phase_and_lose_the_wal(referee, players, clock, tmp_path, monkeypatch, *, outbox):
+    """Resolve phase 1 (and run outbox if asked), then lose the WAL as a crash or power loss
+    would: what survives is the main database file as it is on disk now. (Closing the last
+    connection would checkpoint the WAL first, so the files are copied while pbem holds them.)
+    Returns (the public log after the phase, a Referee on the surviving file)."""
+    import shutil
+
+    from pbem.store.db import Database
+
+    monkeypatch.setattr(Database, "checkpoint", lambda self: None)  # e.g. a reader held on
+    referee.ingest([incoming(players["blue"].signed("h1", 1, "dig", "dig 3", issued=clock()))])
+    assert [x.phase for x in referee.process()] == ["1.dig"]
+    log = referee.log_lines("h1")
+    if outbox:
+        assert referee.outbox(tmp_path / "out")
+    survivor = tmp_path / "after-crash"
+    survivor.mkdir(mode=0o700)
+    shutil.copy2(db_path(referee), survivor / "pbem.db")  # without pbem.db-wal, pbem.db-shm
+    shutil.copy2(referee.home.master_key_path, survivor / "referee.key")
+    referee.db.dispose()
+    return log, Referee(Home(survivor), clock=clock, entropy=CountingEntropy("after"))
+
+
+def test_mail_leaves_only_after_the_phase_is_in_the_database_file(game, players, clock, tmp_path,
+                                                                  monkeypatch):
+    log, r = _play_phase_and_lose_the_wal(game, players, clock, tmp_path, monkeypatch,
+                                          outbox=True)
+    assert r.status()[0]["window"]["phase_id"] == "2.dig"
+    assert r.process("h1") == []
+    assert r.log_lines("h1") == log
+
+
+def test_without_the_checkpoint_a_lost_wal_loses_the_phase(game, players, clock, tmp_path,
+                                                           monkeypatch):
+    """The control: the test above would pass vacuously if the WAL were checkpointed anyway."""
+    _, r = _play_phase_and_lose_the_wal(game, players, clock, tmp_path, monkeypatch,
+                                        outbox=False)
+    assert r.status()[0]["window"]["phase_id"] == "1.dig"
