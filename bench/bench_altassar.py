@@ -98,7 +98,8 @@ def play(root: Path, seed: int) -> tuple[list, int]:
         for role in window["owed"]:
             view, win = referee.view_and_window(game_id, role)
             body = rs.bot_orders(view, win, role, rng)
-            text = order_text(game_id, win.turn, win.phase, role, nonces(16).hex(), clock(), body)
+            text = order_text(game_id, win.turn, win.phase, role, nonces(16).hex(), clock(), body,
+                              referee.sealer.referee_signing_key(game_id).public_key().fingerprint)
             sent += 1
             items.append(Incoming(sign_text(text, by_role[role].key).encode(),
                                   f"bench:{game_id}:{sent}", bare=True))

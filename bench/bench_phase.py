@@ -137,6 +137,7 @@ def play_game(root: Path, play: GamePlay) -> list[Sample]:
     nonces = SeededEntropy(play.seed, "bench-nonces")
     samples: list[Sample] = []
     sent = 0
+    fingerprint = referee.sealer.referee_signing_key(play.game_id).public_key().fingerprint
     for _ in range(MAX_WINDOWS):
         window = referee.status(play.game_id)[0]["window"]
         if window is None:
@@ -148,7 +149,7 @@ def play_game(root: Path, play: GamePlay) -> list[Sample]:
             view, win = referee.view_and_window(play.game_id, role)
             body = rs.bot_orders(view, win, role, rng)
             text = order_text(play.game_id, win.turn, win.phase, role, nonces(16).hex(),
-                              clock(), body)
+                              clock(), body, fingerprint)
             sent += 1
             items.append(Incoming(sign_text(text, by_role[role].key).encode(),
                                   f"bench:{play.game_id}:{sent}", bare=True))
