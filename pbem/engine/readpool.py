@@ -217,34 +217,47 @@ class Reading:
         now = time.monotonic()
         for w in self.workers:
             w.last = now  # the judge may have been busy: the clock starts when it listens
-        while self.workers:
-            with selectors.DefaultSelector() as sel:
-                for w in self.workers:
-                    sel.register(w.fd, selectors.EVENT_READ, w)
+        with selectors.DefaultSelector() as sel:
+            while self.workers:
+                self._watch(sel)
                 ready = sel.select(timeout=0.5)
-            now = time.monotonic()
-            for key, _ in ready:
-                w = key.data
-                try:
-                    data = os.read(w.fd, 1 << 20)
-                except BlockingIOError:
-                    continue
-                if not data:  # the worker has ended
-                    self._collect(w)
-                    self._give_up(w, kill=False)
-                    continue
-                w.buffer += data
-                w.last = now
-                self._collect(w)
-            for w in list(self.workers):
-                if now - w.last > stuck_after:
-                    self._give_up(w, kill=True)
+                self._step(ready, stuck_after)
         out = []
         for i, item in enumerate(self.items):
             result = self.results_by_index[i]
             result.raw, result.id = item.raw, item.id
             out.append(result)
         return out
+
+    def _watch(self, sel) -> None:
+        """Make ``sel`` watch exactly the live workers' pipes."""
+        live = {w.fd: w for w in self.workers}
+        for fd, key in list(sel.get_map().items()):
+            if live.get(fd) is not key.data:  # ended (its fd may be reused by a new worker)
+                sel.unregister(fd)
+        for fd, w in live.items():
+            if fd not in sel.get_map():
+                sel.register(fd, selectors.EVENT_READ, w)
+
+    def _step(self, ready, stuck_after: float) -> None:
+        """Take what the ready workers sent; end those that finished or are stuck."""
+        now = time.monotonic()
+        for key, _ in ready:
+            w = key.data
+            try:
+                data = os.read(w.fd, 1 << 20)
+            except BlockingIOError:
+                continue
+            if not data:  # the worker has ended
+                self._collect(w)
+                self._give_up(w, kill=False)
+                continue
+            w.buffer += data
+            w.last = now
+            self._collect(w)
+        for w in list(self.workers):
+            if now - w.last > stuck_after:
+                self._give_up(w, kill=True)
 
     def _collect(self, worker: _Worker) -> None:
         for i, result in worker.take():
