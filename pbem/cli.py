@@ -123,6 +123,7 @@ def init(obj):
     click.echo(f"key:      {r['key']} ({'created' if r['key_created'] else 'kept, exists already'})")
     before = r["revision_before"] or "none"
     click.echo(f"database: {r['db']} (schema {before} -> {r['revision']})")
+    _say_protected(r)
 
 
 @main.command()
@@ -133,6 +134,19 @@ def upgrade(obj):
     r = obj.referee().upgrade()
     before = r["revision_before"] or "none"
     click.echo(f"database: {r['db']} (schema {before} -> {r['revision']})")
+    _say_protected(r)
+
+
+def _say_protected(r: dict) -> None:
+    """Tell the referee when existing rows were just given integrity checks: that happens once,
+    when a database from a pbem before 0.2 is upgraded; at any other time it means the
+    database was changed to look older (docs/security.md)."""
+    rows = {k: v for k, v in r.get("rows_protected", {}).items() if k != "order_set_rekeyed"}
+    if sum(rows.values()):
+        click.echo(f"integrity checks added to {sum(rows.values())} existing rows "
+                   f"({', '.join(f'{k} {v}' for k, v in rows.items() if v)}). This happens once, "
+                   "when upgrading a database made by an older pbem; if you did not just "
+                   "upgrade pbem, the database was changed outside pbem: restore it from a backup.")
 
 
 @main.command()

@@ -31,6 +31,8 @@ from pbem.mail.compose import safe_header_text
 from pbem.store.models import Message, OrderSet
 
 ARCHIVE = "archive"
+RETRIED = ("pending", "error", "unreadable")
+"""The archive verdicts a message may be judged from again (``pbem ingest --retry``)."""
 DEFAULT_SENDER = "referee@pbem.invalid"
 
 
@@ -101,8 +103,9 @@ class _Batch:
 def ingest(db, sealer, incomings, *, now: datetime, settings: IngestSettings = IngestSettings(),
            batch_size: int = 250, retry_errors: bool = False) -> list[Verdict]:
     """Archive and judge ``incomings`` (pbem.mail.sources.Incoming), plus any message a crash
-    left unjudged (and, with ``retry_errors``, every message whose verdict is ``error``).
-    Returns one Verdict per order set found (or per message without one).
+    left unjudged (and, with ``retry_errors``, every message the judge failed on or could not
+    read within its budget: verdicts ``error`` and ``unreadable``). Returns one Verdict per
+    order set found (or per message without one).
 
     Messages go in chunks of ``batch_size``. For each chunk: one transaction archives every new
     message from its raw bytes alone (bounded, recognised as a duplicate before any parsing);
@@ -214,7 +217,7 @@ def _judge(db, sealer, items: list[ReadMessage], now, settings) -> list[Verdict]
     with db.write() as s:
         ids = [i.id for i in items]
         pending = set(s.exec(select(Message.id).where(Message.id.in_(ids),
-                                                      Message.verdict.in_(("pending", "error")))))
+                                                      Message.verdict.in_(RETRIED))))
         batch = _Batch(s, sealer, settings)
         for item in items:
             if item.id not in pending:  # another ingest judged it meanwhile
@@ -234,7 +237,9 @@ def _judge(db, sealer, items: list[ReadMessage], now, settings) -> list[Verdict]
             verdicts += found
             accepted = [v for v in found if v.status == "accepted"]
             first = accepted[0] if accepted else found[0]
-            updates.append({"id": item.id, "verdict": "accepted" if accepted else first.status,
+            verdict = ("accepted" if accepted else "unreadable" if first.cause == "unreadable"
+                       else first.status)
+            updates.append({"id": item.id, "verdict": verdict,
                             "reason": "; ".join(v.reason for v in found if v.reason)[:2000],
                             "game_id": first.game, "role": first.role,
                             "sender": (getattr(ex, "sender", "") or "")[:320],

@@ -52,11 +52,11 @@ def _store_key_check(db, value: str) -> None:
         s.add(Setting(key="master_key_check", value=value))
 
 
-def _migrate(db) -> tuple:
+def _migrate(db, after=None) -> tuple:
     from sqlalchemy.exc import OperationalError
 
     try:
-        return db.migrate()
+        return db.migrate(after)
     except OperationalError as e:
         raise SetupError(f"cannot write the database at {db.url}: {e.orig}; is the folder "
                          "writable? (SQLite keeps pbem.db-wal and pbem.db-shm beside the "
@@ -84,6 +84,24 @@ def _load_sealer(home: Home, db, sealer=None):
         if stored is not None and stored != sealer.derive_secret("key-check")[:16].hex():
             raise SetupError(_KEY_MISMATCH.format(key=path, db=home.url))
     return sealer
+
+
+def _data_step(sealer, result: dict, home):
+    """The data step that needs the master key, for Database.migrate's ``after``: run in the
+    transaction that brings the schema to 0002 (pbem.engine.protect). It refuses a key that is
+    not the database's, so nothing is protected under a wrong key; ``result`` receives the
+    rows protected per table."""
+
+    def step(session):
+        from pbem.engine.protect import protect_database
+        from pbem.store.models import Setting
+
+        row = session.get(Setting, "master_key_check")
+        if row is not None and row.value != sealer.derive_secret("key-check")[:16].hex():
+            raise SetupError(_KEY_MISMATCH.format(key=home.master_key_path, db=home.url))
+        result.update(protect_database(session, sealer))
+
+    return step
 
 
 def utc_now() -> datetime:
@@ -130,18 +148,17 @@ class Referee:
                     "restore referee.key from your backup; pbem will not make a new key for it")
             create_master_key(key_path)
             created = True
-        before, after = _migrate(db)
+        from pbem.crypto.seal import Sealer
+
         master = load_master_key(key_path)
+        protected: dict = {}
+        before, after = _migrate(db, _data_step(Sealer(master), protected, self.home))
         check = _key_check(master)
         stored = _stored_key_check(db)
         if stored is None:
             _store_key_check(db, check)
         elif stored != check:
             raise SetupError(_KEY_MISMATCH.format(key=key_path, db=self.home.url))
-        from pbem.crypto.seal import Sealer
-        from pbem.engine.protect import protect_database
-
-        protected = protect_database(db, Sealer(master))
         db.dispose()
         return {"home": str(self.home.path), "key": str(key_path), "key_created": created,
                 "db": self.home.url, "revision_before": before, "revision": after,
@@ -153,7 +170,6 @@ class Referee:
         ``{"db", "revision_before", "revision", "rows_protected"}`` (rows given a MAC per table,
         ``{}`` when done before). SetupError if there is no database (use init to create one),
         or the master key is missing, unsafe or not the database's."""
-        from pbem.engine.protect import protect_database
         from pbem.store.db import Database
 
         db = Database(self.home.url)
@@ -161,9 +177,9 @@ class Referee:
             raise SetupError(f"no pbem database at {db.engine.url.database}: run `pbem init` "
                              "to create one")
         sealer = _load_sealer(self.home, None)  # before migrating: a missing key changes nothing
-        before, after = _migrate(db)
+        protected: dict = {}
+        before, after = _migrate(db, _data_step(sealer, protected, self.home))
         _load_sealer(self.home, db, sealer)
-        protected = protect_database(db, sealer)
         db.dispose()
         return {"db": self.home.url, "revision_before": before, "revision": after,
                 "rows_protected": protected}
@@ -184,10 +200,13 @@ class Referee:
                 raise SetupError(str(e)) from None
             sealer = _load_sealer(self.home, db, self._sealer)
             with db.read() as s:
-                protected = rows_protected(s)
+                protected = rows_protected(s, sealer.mac_key(ROW_MAC_LABEL))
             if not protected:
-                raise SetupError(f"the rows of the database at {self.home.url} have no "
-                                 "integrity checks yet: run `pbem upgrade`")
+                raise SetupError(
+                    f"the database at {self.home.url} is at schema {db.revision()} but its "
+                    "integrity marker (the setting row_macs) is missing or altered: it was "
+                    "changed outside pbem, or restored from another installation "
+                    "(docs/security.md); nothing was done")
             db.row_key = sealer.mac_key(ROW_MAC_LABEL)
             self._db, self._sealer = db, sealer
         return self._db
@@ -341,7 +360,13 @@ class Referee:
         written, done, self.undeliverable = [], [], []
         try:
             with self.db.read() as s:
-                pending = repo.unsent_mail(s)
+                pending, tampered = repo.unsent_mail(s)
+                for e in tampered:
+                    self.undeliverable.append((
+                        f"queued mail {', '.join(map(str, e.key))}",
+                        "the row fails its integrity check (it was changed outside pbem, for "
+                        "example its sent_at cleared to send it again; docs/security.md); it is "
+                        "not sent, the rest are"))
                 games = {g.id: g for g in repo.list_games(s)}
                 for row in pending:
                     what = f"{row.kind} to {row.to_addr} ({row.game_id or 'no game'})"

@@ -132,9 +132,12 @@ class Database:
                 f"the database at {self.url} is at schema {rev!r}, this pbem expects "
                 f"{SCHEMA_HEAD!r}: run `pbem upgrade`")
 
-    def migrate(self) -> tuple[str | None, str]:
+    def migrate(self, after=None) -> tuple[str | None, str]:
         """Create or upgrade the schema through Alembic; returns (revision before, after).
-        SQLite files are switched to WAL mode (persistent in the file)."""
+        SQLite files are switched to WAL mode (persistent in the file). When the schema was
+        not at :data:`SCHEMA_HEAD`, ``after(session)`` runs in the same transaction once the
+        migrations are done (the data steps that need the master key), so that both happen
+        or neither does."""
         from alembic import command
         from alembic.config import Config
 
@@ -152,6 +155,10 @@ class Database:
         with self._writer.begin() as conn:
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
+            if after is not None and before != SCHEMA_HEAD:
+                with Session(bind=conn) as session:
+                    after(session)
+                    session.flush()
         return before, self.revision() or ""
 
     def checkpoint(self) -> None:

@@ -40,13 +40,14 @@ from sqlalchemy.orm import attributes, object_session
 from pbem.store.models import Game, OrderSet, Outbox, Phase, Player, Setting
 
 __all__ = ["ROW_MAC_LABEL", "ROW_MACS_SETTING", "PROTECTED", "UNPROTECTED", "RowIntegrityError",
-           "RowTampered", "RowKeyMissing", "row_mac", "check_row", "insert_rows", "protect_rows",
+           "RowTampered", "RowKeyMissing", "row_mac", "check_row", "session_key", "insert_rows", "protect_rows",
            "rows_protected"]
 
 ROW_MAC_LABEL = "row-mac"
 """The label of the row-MAC key: ``Sealer.mac_key(ROW_MAC_LABEL)``."""
 ROW_MACS_SETTING = "row_macs"
-"""The setting that records that every protected row has its MAC (value ``"1"``)."""
+"""The setting that records that every protected row has its MAC (value:
+:func:`protected_marker`)."""
 
 _PREFIX = b"pbem/row-mac/1"
 
@@ -146,7 +147,9 @@ def check_row(key: bytes, table: str, values: Mapping) -> None:
 
 # ---------------------------------------------------------------- ORM events
 
-def _session_key(session, table: str, doing: str) -> bytes:
+def session_key(session, table: str, doing: str) -> bytes:
+    """The row-MAC key of ``session`` (``session.info["row_key"]``); RowKeyMissing without
+    one (a database opened without the master key)."""
     key = session.info.get("row_key") if session is not None else None
     if key is None:
         raise RowKeyMissing(table, doing)
@@ -156,7 +159,7 @@ def _session_key(session, table: str, doing: str) -> bytes:
 def _on_load(target, context) -> None:
     table = target.__tablename__
     session = context.session
-    key = _session_key(session, table, "read")
+    key = session_key(session, table, "read")
     try:
         check_row(key, table, target.__dict__)
     except RowTampered as e:
@@ -170,7 +173,7 @@ def _before_write(mapper, connection, target) -> None:
     if any(values.get(c.name) is None for c in mapper.local_table.primary_key.columns):
         target.mac = None  # the database assigns the id: see _after_insert
         return
-    key = _session_key(object_session(target), table, "write")
+    key = session_key(object_session(target), table, "write")
     if any(n not in values for n in PROTECTED[table]):
         if attributes.instance_state(target).key is not None:  # stored: load what expired
             values = {n: getattr(target, n) for n in PROTECTED[table]}
@@ -183,7 +186,7 @@ def _after_insert(mapper, connection, target) -> None:
     if target.__dict__.get("mac") is not None:
         return
     table = target.__tablename__
-    key = _session_key(object_session(target), table, "write")
+    key = session_key(object_session(target), table, "write")
     mac = row_mac(key, table, _with_defaults(table, target.__dict__))
     pk = mapper.local_table.primary_key.columns
     connection.execute(update(mapper.local_table)
@@ -234,7 +237,7 @@ def insert_rows(s, model, rows: list[dict]) -> list[int]:
     if not rows:
         return []
     table = model.__tablename__
-    key = _session_key(s, table, "write")
+    key = session_key(s, table, "write")
     ids = s.execute(insert(model).returning(model.id, sort_by_parameter_order=True),
                     rows).scalars().all()
     macs = [{"id": rid, "mac": row_mac(key, table, _with_defaults(table, dict(row, id=rid)))}
@@ -243,10 +246,18 @@ def insert_rows(s, model, rows: list[dict]) -> list[int]:
     return list(ids)
 
 
-def rows_protected(s) -> bool:
-    """True once the data step (:func:`protect_rows`) has run on this database."""
+def protected_marker(key: bytes) -> str:
+    """The value of the ``row_macs`` setting once the data step has run: hex HMAC-SHA256 under
+    the row-MAC ``key`` of ``pbem/row-macs-done/1``, so that nobody without the master key can
+    write it, and a database whose marker is missing or altered is known to be tampered with."""
+    return hmac.new(key, b"pbem/row-macs-done/1", "sha256").hexdigest()
+
+
+def rows_protected(s, key: bytes) -> bool:
+    """True once the data step (:func:`protect_rows`) has run on this database: the setting
+    ``row_macs`` holds :func:`protected_marker` of ``key``."""
     row = s.get(Setting, ROW_MACS_SETTING)
-    return row is not None and row.value == "1"
+    return row is not None and hmac.compare_digest(row.value, protected_marker(key))
 
 
 def protect_rows(s, key: bytes, fix_order_set=None) -> dict[str, int]:
@@ -257,7 +268,7 @@ def protect_rows(s, key: bytes, fix_order_set=None) -> dict[str, int]:
     ``digest`` and ``blob`` in place and return True (an order set stored by an older pbem).
     Idempotent: once done, returns ``{}`` without reading anything. Returns the rows MACed
     per table."""
-    if rows_protected(s):
+    if rows_protected(s, key):
         return {}
     done: dict[str, int] = {}
     for table, model in _MODELS.items():
@@ -286,6 +297,7 @@ def protect_rows(s, key: bytes, fix_order_set=None) -> dict[str, int]:
                                                    digest=bindparam("b_digest"),
                                                    blob=bindparam("b_blob")), fixed)
         done[table] = len(changes)
-    s.merge(Setting(key=ROW_MACS_SETTING, value="1"))
+    s.merge(Setting(key=ROW_MACS_SETTING, value=protected_marker(key)))
+    s.flush()
     return done
 

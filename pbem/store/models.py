@@ -122,7 +122,8 @@ class Message(SQLModel, table=True):
     origin: str
     sender: str = ""
     subject: str = ""
-    verdict: str = Field(default="pending", index=True)  # pending|accepted|rejected|duplicate|error
+    # pending | accepted | rejected | unreadable | duplicate | error
+    verdict: str = Field(default="pending", index=True)
     reason: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
     game_id: Optional[str] = None
     role: Optional[str] = None

@@ -118,9 +118,10 @@ def nonces_used(s: Session, game_id: str) -> dict[str, set[str]]:
 
 def pending_messages(s: Session, *, retry_errors: bool = False) -> list[int]:
     """Ids of the messages archived but not judged (a crash between the two steps); with
-    ``retry_errors`` also of those the judge failed on (verdict ``error``). Only ids: a row
+    ``retry_errors`` also of those the judge failed on or could not read within its budget
+    (verdicts ``error`` and ``unreadable``). Only ids: a row
     whose archived copy is damaged must not stop the query."""
-    states = ("pending", "error") if retry_errors else ("pending",)
+    states = ("pending", "error", "unreadable") if retry_errors else ("pending",)
     return list(s.exec(select(Message.id).where(Message.verdict.in_(states))
                        .order_by(Message.id)))
 
@@ -197,8 +198,25 @@ def count_mail_to(s: Session, kind: str, address: str, *, since: datetime) -> in
     return int(s.exec(q).one())
 
 
-def unsent_mail(s: Session) -> list[Outbox]:
-    return list(s.exec(select(Outbox).where(Outbox.sent_at.is_(None)).order_by(Outbox.id)))
+def unsent_mail(s: Session) -> tuple[list, list]:
+    """The queued mail, oldest first, as ``(rows, tampered)``: ``rows`` whose MAC holds (read-
+    only rows with the Outbox columns as attributes), and a
+    :class:`~pbem.store.integrity.RowTampered` for each row that fails its check (for example
+    a ``sent_at`` cleared to send a mail again). One bad row never holds up the others: the
+    caller reports it and sends the rest (issue 7)."""
+    from pbem.store.integrity import RowTampered, check_row, session_key
+
+    key = session_key(s, "outbox", "read")
+    t = Outbox.__table__
+    rows, tampered = [], []
+    for row in s.execute(select(t).where(t.c.sent_at.is_(None)).order_by(t.c.id)):
+        try:
+            check_row(key, "outbox", row._mapping)
+        except RowTampered as e:
+            tampered.append(e)
+            continue
+        rows.append(row)
+    return rows, tampered
 
 
 def mark_sent(s: Session, ids: list[int], when: datetime) -> None:
