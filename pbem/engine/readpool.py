@@ -93,9 +93,12 @@ def _limit_memory(budget: Budget) -> None:
 
 
 def _read_one(item: Arrival, budget: Budget) -> ReadMessage:
+    start = time.monotonic()
     signal.setitimer(signal.ITIMER_REAL, budget.seconds)
     try:
         result = read_message(item)
+        if time.monotonic() - start > budget.seconds:  # the timer's signal came too late
+            raise _OverTime()
     except _OverTime:
         return unread(item, budget.over_time())
     except MemoryError:
@@ -121,6 +124,7 @@ def _worker(items: list[Arrival], indices: list[int], fd: int, budget: Budget) -
     code = 0
     try:
         signal.signal(signal.SIGALRM, _on_alarm)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})  # whatever the parent did
         _limit_memory(budget)
         for i in indices:
             try:
