@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import CountingEntropy, MovableClock, Player, incoming
+from conftest import CountingEntropy, MovableClock, incoming
 
 from pbem.cli import main
 from pbem.engine.creation import GameSpec

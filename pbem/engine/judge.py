@@ -200,8 +200,7 @@ def _judge_archived(db, sealer, message_ids: list[int], now, settings) -> list[V
 
         with db.write() as s:
             s.execute(update(Message), broken)
-    for start in range(0, len(items), 250):
-        chunk = items[start:start + 250]
+    for chunk in _chunks(items, 250):
         verdicts += _judge(db, sealer, Reading(chunk, settings.budget).results(), now, settings)
     return verdicts
 
@@ -314,12 +313,13 @@ def _reply(batch, msg: ReadMessage, refused: list[Verdict], now) -> None:
     if not refused or not sender or getattr(ex, "auto_submitted", False):
         return
     limit = batch.settings.rejections_per_hour
-    if batch.rejections_to(sender, now) >= limit:
+    sent = batch.rejections_to(sender, now)
+    if sent >= limit:
         for v in refused:
             v.reason += (f" (no reply sent: {sender} has had {limit} rejections in the last "
                          "hour)")
         return
-    batch.rejected_to[sender.lower()] = batch.rejections_to(sender, now) + 1
+    batch.rejected_to[sender.lower()] = sent + 1
     subject = safe_header_text(ex.subject or "", 200)
     game = next((v.game for v in refused if v.game), None)
     text = render("rejection.txt.j2", {
