@@ -470,14 +470,10 @@ class Referee:
         signature, a key that is not the referee key (naming both fingerprints), or a receipt
         for another game; PbemError when neither ``game_id`` nor ``referee`` is given or the
         fingerprint is malformed; NotFound for an unknown game."""
-        import email
-        import email.policy
         import re
 
-        from pbem.crypto.envelope import find_receipts
-        from pbem.crypto.errors import CryptoError
         from pbem.engine.errors import PbemError
-        from pbem.mail.sources import looks_like_message
+        from pbem.engine.receipts import check_receipts
 
         if referee is not None:
             referee = referee.strip()
@@ -491,48 +487,5 @@ class Referee:
         else:
             raise PbemError("give the GAME (with the referee's database) or --referee "
                             "SHA256:... (the referee key's fingerprint from the setup report)")
-        texts = []
-        if looks_like_message(data):
-            msg = email.message_from_bytes(data, policy=email.policy.default)
-            for part in msg.walk():
-                if part.get_content_type() == "text/plain":
-                    try:
-                        texts.append(part.get_content())
-                    except (LookupError, ValueError):
-                        texts.append(part.get_payload(decode=True).decode("utf-8", "replace"))
-        else:
-            texts.append(data.decode("utf-8-sig", "replace"))
-        found = []
-        for text in texts:
-            try:
-                found += find_receipts(text)
-            except CryptoError as e:
-                raise PbemError(f"{source}: the receipt block is damaged: {e}") from None
-        if not found:
-            raise PbemError(f"{source}: no receipt in the file (no '-----BEGIN PBEM RECEIPT-----' "
-                            "block outside quoted lines)")
-        receipts = []
-        for env in found:
-            fields = {}
-            for line in env.text.split("\n"):
-                key, colon, value = line.partition(": ")
-                if colon and key not in fields:
-                    fields[key] = value
-            what = (f"the receipt for game {fields.get('game', '?')}, turn "
-                    f"{fields.get('turn', '?')}, phase {fields.get('phase', '?')}, role "
-                    f"{fields.get('role', '?')}")
-            key = env.public_key.fingerprint
-            if not env.verify():
-                raise PbemError(f"{source}: bad signature: {what} is not the text key {key} "
-                                "signed (changed after it was signed?)")
-            if key != referee:
-                raise PbemError(f"{source}: {what} is signed by key {key}, not by the referee "
-                                f"key {referee} ({whence}): it is not the judge's receipt")
-            if game_id is not None and fields.get("game") != game_id:
-                raise PbemError(f"{source}: {what} names game {fields.get('game')!r}, not "
-                                f"{game_id!r}")
-            receipts.append({"game": fields.get("game"), "turn": fields.get("turn"),
-                             "phase": fields.get("phase"), "role": fields.get("role"),
-                             "orders_sha256": fields.get("orders-sha256"), "key": key})
         return {"file": source, "referee": referee, "referee_from": whence,
-                "receipts": receipts}
+                "receipts": check_receipts(data, source, referee, whence, game_id)}
