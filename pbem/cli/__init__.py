@@ -1,0 +1,124 @@
+"""The referee's command line: thin click commands over :mod:`pbem.engine.service`.
+
+Every command parses its arguments, calls one service method and prints the result. Heavy
+modules (SQLAlchemy, Jinja2, cryptography) are imported inside the commands, so ``pbem --help``
+starts fast. Errors the referee can fix are printed as ``Error: ...`` with exit status 1.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+
+class Ctx:
+    """What the group's options give every command: the home and the clock override."""
+
+    def __init__(self, home: str | None, db: str | None, now: str | None):
+        self.home_arg, self.db_arg, self.now_arg = home, db, now
+        self._referee = None
+
+    def referee(self):
+        if self._referee is None:
+            from pbem.engine.home import Home
+            from pbem.engine.service import Referee, utc_now
+
+            clock = utc_now
+            if self.now_arg:
+                from pbem.engine.headers import parse_issued
+
+                try:
+                    fixed = parse_issued(self.now_arg)
+                except ValueError:
+                    raise click.BadParameter(f"expected an ISO 8601 time with a zone, found "
+                                             f"{self.now_arg!r}", param_hint="--now") from None
+                clock = lambda: fixed  # noqa: E731
+            self._referee = Referee(Home.resolve(self.home_arg, self.db_arg), clock=clock)
+            # The modules loaded so far live as long as the command: keep the cyclic garbage
+            # collector from walking them again and again in the middle of a phase.
+            import gc
+
+            gc.freeze()
+        return self._referee
+
+
+def _fail_on_errors(fn):
+    """Turn the service layer's errors into click errors (message, exit 1)."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        from pbem.crypto.errors import CryptoError
+        from pbem.engine.errors import PbemError
+        from pbem.engine.registry import UnknownRuleset
+        from pbem.mail.errors import MailError
+
+        try:
+            return fn(*args, **kwargs)
+        except click.ClickException:
+            raise
+        except (PbemError, CryptoError, MailError, UnknownRuleset, OSError, ValueError) as e:
+            raise click.ClickException(str(e)) from None
+        except Exception as e:  # a database we cannot open, and the like: say what, not where
+            # pbem.store's own errors (DatabaseError, integrity.RowTampered...), without
+            # importing the store for commands that never open it
+            if type(e).__module__.startswith("pbem.store"):
+                raise click.ClickException(str(e)) from None
+            if type(e).__module__.startswith("sqlalchemy"):
+                orig = getattr(e, "orig", None) or e
+                raise click.ClickException(
+                    f"database error: {orig} (check that the home folder and the database are "
+                    "readable and writable: SQLite keeps pbem.db-wal and pbem.db-shm beside the "
+                    "database)") from None
+            raise
+
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--home", envvar="PBEM_HOME", metavar="DIR",
+              help="Folder of the database and the referee's key [env PBEM_HOME; default ~/.pbem].")
+@click.option("--db", envvar="PBEM_DB", metavar="URL",
+              help="Database URL instead of HOME/pbem.db [env PBEM_DB].")
+@click.option("--now", envvar="PBEM_NOW", metavar="TIME", hidden=True,
+              help="Pretend the time is TIME (ISO 8601 with zone); for tests and replays.")
+@click.version_option(package_name="pbem")
+@click.pass_context
+def main(ctx, home, db, now):
+    """pbem: a play-by-email judge for board wargames.
+
+    Players mail signed orders; pbem ingests them, checks them against the rules, adjudicates
+    each phase with dice every player can verify, keeps secrets sealed, and mails each player a
+    report of what they may know. Start with `pbem init`, or see it all at work with `pbem demo`.
+    """
+    ctx.obj = Ctx(home, db, now)
+
+
+def read_text_file(path: str, what: str) -> str:
+    """A text file's content (UTF-8, a BOM dropped); ClickException naming the file when it is
+    not text."""
+    try:
+        return Path(path).expanduser().read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise click.ClickException(f"{path}: expected {what} in UTF-8 text, found a byte "
+                                   f"0x{e.object[e.start]:02x} at offset {e.start} that is not "
+                                   "UTF-8 (a binary file?)") from None
+
+
+def run() -> None:  # pragma: no cover - the console script
+    """The ``pbem`` console script: ``main`` with a quiet exit when the reader of our output
+    goes away (``pbem log GAME | head``)."""
+    try:
+        main()
+    except BrokenPipeError:
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(1)
+
+
+# the commands register themselves on ``main``
+from pbem.cli import demo_cmd, games, mailing, play, setup  # noqa: E402,F401

@@ -1,0 +1,33 @@
+"""`pbem demo`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pbem.cli import _fail_on_errors, main
+
+
+@main.command()
+@click.argument("ruleset", default="atlantis")
+@click.option("--players", type=int, default=None,
+              help="How many players [default: 3, or the game's maximum when smaller].")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False),
+              help="Where to put the demo [default: a new folder pbem-demo-* under the system's temp folder].")
+@click.option("--seed", type=int, help="Make the whole demo reproducible (dice, keys, choices).")
+@click.option("--quiet", is_flag=True)
+@_fail_on_errors
+def demo(ruleset, players, out_dir, seed, quiet):
+    """Play a complete game by mail with random legal orders, through the real path: keys,
+    signed orders in real MIME mail, ingest, process, reports and the public log."""
+    from pbem.demo import run_demo
+    from pbem.engine import registry
+
+    if players is None:
+        players = min(3, registry.get(ruleset).max_roles)
+    result = run_demo(ruleset, players=players, out_dir=Path(out_dir) if out_dir else None,
+                      seed=seed, echo=None if quiet else click.echo)
+    click.echo(f"demo finished: {result['phases']} phases, {result['mails']} order mails; "
+               f"winner(s): {', '.join(result['winners'])}")
+    click.echo(f"reports and public log in {result['out']}")

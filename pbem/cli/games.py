@@ -1,0 +1,88 @@
+"""The `pbem game` group: creating games and the referee's commands on them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pbem.cli import _fail_on_errors, main, read_text_file
+
+
+@main.group()
+def game():
+    """Create games."""
+
+
+def _parse_player(value: str):
+    role, eq, rest = value.partition("=")
+    email, colon, keyfile = rest.partition(":")
+    if not eq or not colon or not role or not email or not keyfile:
+        raise click.BadParameter(f"expected ROLE=EMAIL:PUBKEYFILE, found {value!r}",
+                                 param_hint="--player")
+    return role.strip().lower(), email.strip(), keyfile.strip()
+
+
+@game.command("new")
+@click.argument("ruleset")
+@click.option("--id", "game_id", required=True, help="The game's id, used in every order header.")
+@click.option("--player", "players", multiple=True, required=True, metavar="ROLE=EMAIL:PUBKEYFILE",
+              help="A seat, in seat order; PUBKEYFILE holds a pbem or ssh-ed25519 public key.")
+@click.option("--option", "options", multiple=True, metavar="K=V", help="A game option (see `pbem rules`).")
+@click.option("--deadline", default="72h", show_default=True, help="Time for a normal window.")
+@click.option("--short-deadline", default="24h", show_default=True,
+              help="Time for a short window (an answer to a die roll).")
+@click.option("--house-rules", type=click.Path(exists=True, dir_okay=False),
+              help="TOML file overriding tables and values of the game's data.")
+@click.option("--map", "map_file", type=click.Path(exists=True, dir_okay=False),
+              help="Map file (docs/maps.md) instead of the stand-in map.")
+@click.option("--zone", "zones", multiple=True, metavar="ROLE=ZONE",
+              help="A player's time zone for deadlines (IANA name, e.g. Europe/Paris).")
+@click.option("--from", "referee_address", default="referee@pbem.invalid", show_default=True,
+              envvar="PBEM_FROM", help="The referee's address on outgoing mail [env PBEM_FROM].")
+@click.pass_obj
+@_fail_on_errors
+def game_new(obj, ruleset, game_id, players, options, deadline, short_deadline, house_rules,
+             map_file, zones, referee_address):
+    """Create a game of RULESET and print where its setup report is."""
+    from pbem.engine.creation import GameSpec, PlayerSpec
+    from pbem.engine.durations import parse_duration
+
+    zone_of = {}
+    for z in zones:
+        role, eq, name = z.partition("=")
+        if not eq:
+            raise click.BadParameter(f"expected ROLE=ZONE, found {z!r}", param_hint="--zone")
+        zone_of[role.strip().lower()] = name.strip()
+    seats = []
+    for value in players:
+        role, email, keyfile = _parse_player(value)
+        path = Path(keyfile).expanduser()
+        if not path.is_file():
+            raise click.BadParameter(f"public key file {keyfile!r} not found", param_hint="--player")
+        seats.append(PlayerSpec(role, email, read_text_file(str(path), "a public key file"),
+                                str(path), zone_of.pop(role, None)))
+    if zone_of:
+        raise click.BadParameter(f"no player with role {', '.join(zone_of)}", param_hint="--zone")
+    opts = {}
+    for o in options:
+        k, eq, v = o.partition("=")
+        if not eq:
+            raise click.BadParameter(f"expected K=V, found {o!r}", param_hint="--option")
+        opts[k.strip()] = v.strip()
+    try:
+        deadline_s, short_s = parse_duration(deadline), parse_duration(short_deadline)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
+    spec = GameSpec(ruleset=ruleset, game_id=game_id, players=tuple(seats), options=opts,
+                    deadline_seconds=deadline_s, short_deadline_seconds=short_s,
+                    house_rules_text=(read_text_file(house_rules, "a TOML house-rules file")
+                                      if house_rules else None),
+                    house_rules_source=house_rules or "",
+                    map_text=read_text_file(map_file, "a TOML map file") if map_file else None,
+                    map_source=map_file or "", referee_address=referee_address)
+    r = obj.referee().new_game(spec)
+    click.echo(f"game {r['game']} ({r['ruleset']}) created; first window {r['phase']}, "
+               f"deadline {r['deadline']:%Y-%m-%d %H:%M} UTC")
+    click.echo(f"setup report: {r['report_path']}")
+    click.echo("players' setup reports are queued: run `pbem outbox DIR` to write them out")

@@ -1,0 +1,234 @@
+"""The judge's work and what it shows: ingest, process, status, report, log, verify, rules,
+check-receipt."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from pbem.cli import _fail_on_errors, main, read_text_file  # noqa: F401
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(allow_dash=True))
+@click.option("--retry", is_flag=True,
+              help="Also judge again the archived messages the judge failed on (verdict error).")
+@click.pass_obj
+@_fail_on_errors
+def ingest(obj, paths, retry):
+    """Read orders mail: .eml files, Maildir folders, mbox files, bare signed order files, or
+    one message on stdin (-, or no PATH with stdin from a pipe), e.g. from procmail. Each message
+    is archived, then judged; the sender gets a receipt or a rejection (queued in the outbox).
+    With no PATH and no pipe, messages left unjudged by a crash are judged.
+
+    Each message is read under the time and memory budget of HOME/config.toml ([ingest]
+    read_seconds, read_memory_mb); one that exceeds it is refused on its own. What the judge
+    noticed while reading a message (an unknown charset, a part it could not decode) is
+    printed under its line and put in the reply.
+
+    Exit status 0 when every message was read and judged, rejected ones included; 1 when one
+    could not be judged (it stays archived) or a PATH cannot be read.
+    """
+    from pbem.mail.sources import MailSourceError, iter_messages
+
+    ref = obj.referee()
+    if not paths and not sys.stdin.isatty():
+        paths = ("-",)  # a pipe from procmail or .forward that forgot the "-"
+    try:
+        verdicts = ref.ingest(iter_messages(list(paths)) if paths else [], retry_errors=retry)
+    except MailSourceError as e:
+        raise click.ClickException(str(e)) from None
+    shown = None
+    for v in verdicts:
+        click.echo(v.summary())
+        for p in v.problems:
+            click.echo(f"    {p}")
+        if v.warnings and v.warnings is not shown:  # once per message, not per order set
+            for w in v.warnings:
+                click.echo(f"    warning: {w}")
+            shown = v.warnings
+    if not verdicts:
+        click.echo("nothing to ingest")
+    failed = [v for v in verdicts if v.status == "error"]
+    if failed:
+        raise click.ClickException(f"{len(failed)} message(s) could not be judged (they are "
+                                   "archived; fix the cause, then `pbem ingest --retry` judges "
+                                   "them again)")
+
+
+@main.command()
+@click.option("--game", "game_id", help="Only this game.")
+@click.option("--due", is_flag=True, help="Every game (the form for cron); the default.")
+@click.option("--force", is_flag=True,
+              help="With --game: resolve the open window now, NMR for missing orders.")
+@click.pass_obj
+@_fail_on_errors
+def process(obj, game_id, due, force):
+    """Adjudicate every window whose orders are all in or whose deadline has passed."""
+    if force and not game_id:
+        raise click.UsageError("--force needs --game")
+    if due and game_id:
+        raise click.UsageError("give --game or --due, not both")
+    done = obj.referee().process(game_id, force=force)
+    for d in done:
+        nmr = f", NMR: {', '.join(d.nmr)}" if d.nmr else ""
+        nxt = "game over" if d.ended else f"next {d.next_phase}"
+        click.echo(f"{d.game} {d.phase} resolved{nmr}; {nxt}")
+    if not done:
+        click.echo("nothing to process")
+
+
+@main.command()
+@click.argument("game_id", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_obj
+@_fail_on_errors
+def status(obj, game_id, as_json):
+    """Games, their open windows, who has sent orders, and deadlines."""
+    items = obj.referee().status(game_id)
+    if as_json:
+        click.echo(json.dumps(items, indent=2))
+        return
+    if not items:
+        click.echo("no games")
+    for g in items:
+        click.echo(f"{g['game']}  {g['title']}  [{g['status']}]")
+        w = g["window"]
+        if w:
+            late = "  OVERDUE" if w["overdue"] else ""
+            click.echo(f"  window turn {w['turn']} phase {w['phase']}, deadline {w['deadline']}{late}")
+            waiting = [r for r in w["owed"] if r not in w["orders_in"]]
+            click.echo(f"  orders in: {', '.join(w['orders_in']) or 'none'}; waiting for: "
+                       f"{', '.join(waiting) or 'nobody'}")
+        for p in g["players"]:
+            click.echo(f"  {p['seat']}. {p['role']:<8} {p['email']}  {p['key']}")
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--role", required=True, help="Whose report (or * for the public report).")
+@click.option("--format", "fmt", type=click.Choice(["text", "html"]), default="text",
+              show_default=True)
+@click.option("--phase", help="The phase: its id as reports name it (3.red), or its number "
+              "(0 = the setup report) [default: the latest].")
+@click.pass_obj
+@_fail_on_errors
+def report(obj, game_id, role, fmt, phase):
+    """Print a player's report as it was mailed."""
+    click.echo(obj.referee().report(game_id, role.lower(), fmt, phase), nl=False)
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--json", "as_json", is_flag=True, help="The log lines exactly as chained.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the log to a file.")
+@click.pass_obj
+@_fail_on_errors
+def log(obj, game_id, as_json, output):
+    """Print a game's public log (the hash-chained JSON lines with --json)."""
+    ref = obj.referee()
+    if output:
+        click.echo(f"wrote {ref.export_log(game_id, Path(output))}")
+        return
+    for line in ref.log_lines(game_id):
+        if as_json:
+            click.echo(line)
+        else:
+            click.echo(_describe_log_line(json.loads(line)))
+
+
+def _describe_log_line(o: dict) -> str:
+    t, at, phase = o.get("type"), o.get("at", ""), o.get("phase", "")
+    if t == "roll":
+        value = o.get("value", "hidden")
+        return f"{at} {phase:<12} roll #{o['index']} d{o['sides']} = {value}  {o['why']}"
+    if t == "event":
+        return f"{at} {phase:<12} {o['text']}"
+    if t in ("dice-commit", "hidden-commit", "setup-commit"):
+        return f"{at} {phase:<12} {t} {o['commit']}"
+    if t == "dice-reveal":
+        return f"{at} {phase:<12} dice seed {o['seed']}"
+    if t == "orders":
+        return f"{at} {phase:<12} orders of {o['role']} commit {o.get('commit', '?')}"
+    rest = {k: v for k, v in o.items() if k not in ("type", "game", "at", "prev", "phase")}
+    return f"{at} {phase:<12} {t} {json.dumps(rest, sort_keys=True)[:200]}"
+
+
+@main.command()
+@click.argument("target")
+@click.pass_obj
+@_fail_on_errors
+def verify(obj, target):
+    """Check a public log: the hash chain and every die roll (TARGET: a .jsonl file, needing no
+    database and no key, or a game id)."""
+    from pbem.verify import verify_log
+
+    path = Path(target)
+    if path.is_dir():
+        raise click.ClickException(f"{target} is a folder: expected a .jsonl log file or a game id")
+    if path.exists():
+        with path.open("rb") as f:
+            rep = verify_log(f, source=str(path))
+    else:
+        rep = verify_log(obj.referee().log_lines(target), source=target)
+    click.echo(rep.summary())
+    if not rep.ok:
+        for e in rep.errors:
+            click.echo(f"  {e}", err=True)
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("ruleset")
+@click.option("--house-rules", type=click.Path(exists=True, dir_okay=False),
+              help="Show the tables with these house rules applied.")
+@_fail_on_errors
+def rules(ruleset, house_rules):
+    """Print a game's tables, options and stand-ins, each with its source."""
+    import tomllib
+
+    from pbem.engine import registry
+
+    try:
+        rs = registry.get(ruleset)
+    except registry.UnknownRuleset as e:
+        raise click.ClickException(str(e)) from None
+    house = None
+    if house_rules:
+        try:
+            house = tomllib.loads(read_text_file(house_rules, "a TOML house-rules file"))
+        except tomllib.TOMLDecodeError as e:
+            raise click.ClickException(f"{house_rules}: not valid TOML: {e}") from None
+    try:
+        data = rs.load_data(house)
+    except ValueError as e:
+        raise click.ClickException(f"{house_rules}: {e}") from None
+    click.echo(rs.rules_text(data, rs.validate_options({})), nl=False)
+
+
+@main.command("check-receipt")
+@click.argument("file", type=click.Path(allow_dash=True))
+@click.argument("game_id", required=False)
+@click.option("--referee", "referee_fp", metavar="FINGERPRINT",
+              help="The game's referee key (SHA256:...) as the setup report prints it; "
+                   "no database needed.")
+@click.pass_obj
+@_fail_on_errors
+def check_receipt(obj, file, game_id, referee_fp):
+    """Check a receipt (a saved mail or a text holding a PBEM RECEIPT block): its signature,
+    that the game's referee key made it (from GAME in the referee's database, or --referee),
+    and that it is for GAME when given. Exit status 1 when any check fails."""
+    try:
+        data = sys.stdin.buffer.read() if file == "-" else Path(file).expanduser().read_bytes()
+    except OSError as e:
+        raise click.ClickException(f"{file}: cannot read it: {e.strerror or e}") from None
+    r = obj.referee().check_receipt(data, "stdin" if file == "-" else file, game_id, referee_fp)
+    for x in r["receipts"]:
+        click.echo(f"{r['file']}: receipt for game {x['game']}, turn {x['turn']}, phase "
+                   f"{x['phase']}, role {x['role']} (orders-sha256 {x['orders_sha256']})")
+        click.echo(f"  signature: valid (Ed25519, pbem-receipt/1) by key {x['key']}")
+        click.echo(f"  that key is the referee key of the game ({r['referee_from']})"
+                   + (f"; the receipt names game {game_id}" if game_id else ""))
