@@ -204,10 +204,10 @@ def test_an_untouched_database_reads_and_a_keyless_one_cannot_write(game, clock)
                             public_key="k", fingerprint="f"))
         with bare.read() as s:  # unprotected tables stay readable
             # the marker only the master key can make: HMAC-SHA256 under the row-MAC key
-            # (HKDF info "pbem/secret/1\nrow-mac") of "pbem/row-macs-done/1"
+            # (HKDF info "pbem/secret/1\nrow-mac") of "pbem/row-macs-done/2" (the column lists of 0003)
             key = game.sealer.derive_secret("row-mac")
             assert s.get(Setting, "row_macs").value == hmac.new(
-                key, b"pbem/row-macs-done/1", "sha256").hexdigest()
+                key, b"pbem/row-macs-done/2", "sha256").hexdigest()
     finally:
         bare.dispose()
     assert peek(game, "SELECT count(*) FROM player WHERE role='white'") == [(0,)]
@@ -228,6 +228,18 @@ def test_every_column_of_a_protected_table_is_covered():
 
 # ---------------------------------------------------------------- upgrade from 0001
 
+NEW_IN_0003 = {"game": ("schedule_json", "paused_at"), "phase": ("reminded_json",),
+               "order_set": ("wait",),
+               "outbox": ("attempts", "failed_at", "error", "next_try_at", "claimed_by",
+                          "claimed_until")}
+
+
+def _drop_0003(con):
+    for table, cols in NEW_IN_0003.items():
+        for col in cols:
+            con.execute(f"ALTER TABLE {table} DROP COLUMN {col}")
+
+
 def _make_0001(referee, sealer):
     """Turn the database into what pbem at schema 0001 left: no mac/size/truncated/bind_referee
     columns, order_set.sha256 holding the plain SHA-256, the blob sealed under that digest."""
@@ -237,6 +249,7 @@ def _make_0001(referee, sealer):
     referee.db.dispose()
     con = sqlite3.connect(db_path(referee))
     try:
+        _drop_0003(con)
         rows = con.execute("SELECT id, game_id, role, phase_seq, digest, blob FROM order_set")
         for oid, gid, role, seq, digest, blob in rows.fetchall():
             payload = sealer.open(gid, role, orders_purpose(seq, digest), 0, blob)
@@ -271,7 +284,7 @@ def test_upgrade_from_0001_protects_every_row_and_rekeys_old_orders(game, player
         r.status()
     r = next_referee(game, clock)
     out = r.upgrade()
-    assert (out["revision_before"], out["revision"]) == ("0001_initial", "0002_row_macs")
+    assert (out["revision_before"], out["revision"]) == ("0001_initial", "0003_running_games")
     assert out["rows_protected"]["order_set_rekeyed"] == 1
     assert out["rows_protected"]["game"] == 1 and out["rows_protected"]["player"] == 2
     assert peek(game, "SELECT count(*) FROM outbox WHERE mac IS NULL") == [(0,)]
@@ -280,7 +293,7 @@ def test_upgrade_from_0001_protects_every_row_and_rekeys_old_orders(game, player
     assert peek(game, "SELECT bind_referee FROM game") == [(0,)]  # an older game
     assert peek(game, "SELECT size, truncated FROM message") == [(0, 0)]
     again = next_referee(game, clock).upgrade()  # idempotent
-    assert again["rows_protected"] == {} and again["revision_before"] == "0002_row_macs"
+    assert again["rows_protected"] == {} and again["revision_before"] == "0003_running_games"
     # everything reads back, and the old orders resolve
     r = next_referee(game, clock)
     assert r.status()[0]["window"]["orders_in"] == ["red"]
@@ -297,7 +310,8 @@ def test_upgrade_from_0001_protects_every_row_and_rekeys_old_orders(game, player
 def test_init_on_a_0001_database_upgrades_it_too(game, clock):
     _make_0001(game, game.sealer)
     out = next_referee(game, clock).init()
-    assert out["revision"] == "0002_row_macs" and out["rows_protected"]["order_set_rekeyed"] == 1
+    assert out["revision"] == "0003_running_games"
+    assert out["rows_protected"]["order_set_rekeyed"] == 1
     assert next_referee(game, clock).status()[0]["window"]["orders_in"] == ["red"]
 
 

@@ -28,7 +28,7 @@ from sqlmodel import Session
 
 import pbem.store.integrity  # noqa: F401  (the row-MAC events on the protected models)
 
-SCHEMA_HEAD = "0002_row_macs"
+SCHEMA_HEAD = "0003_running_games"
 """The Alembic revision this code expects; ``pbem init``/``pbem upgrade`` bring a database to it."""
 
 BUSY_TIMEOUT_MS = 60_000
@@ -44,7 +44,8 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite:///{Path(path).resolve()}"
 
 
-def _sqlite_engine(url: str) -> Engine:
+def _sqlite_engine(url: str, *, foreign_keys: bool = True) -> Engine:
+    """A SQLite engine; ``foreign_keys=False`` for migrations (see Database.migrate)."""
     engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
 
     @event.listens_for(engine, "connect")
@@ -52,7 +53,7 @@ def _sqlite_engine(url: str) -> Engine:
         # Let SQLAlchemy's "begin" event emit BEGIN itself, in the mode we choose.
         dbapi_conn.isolation_level = None
         cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute(f"PRAGMA foreign_keys={'ON' if foreign_keys else 'OFF'}")
         cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         # FULL: a commit is on disk (in the WAL) when it returns, even after a power loss;
         # NORMAL could forget a phase whose reports had already been mailed.
@@ -152,14 +153,44 @@ class Database:
                 raw.close()
         cfg = Config()
         cfg.set_main_option("script_location", str(migrations_dir()))
-        with self._writer.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "head")
-            if after is not None and before != SCHEMA_HEAD:
-                with Session(bind=conn) as session:
-                    after(session)
-                    session.flush()
+        engine = self._migration_engine()
+        try:
+            with engine.begin() as conn:
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+                if after is not None and before != SCHEMA_HEAD:
+                    with Session(bind=conn, info={"row_key": self.row_key}) as session:
+                        after(session)
+                        session.flush()
+                self._check_foreign_keys(conn)
+        finally:
+            if engine is not self._writer:
+                engine.dispose()
         return before, self.revision() or ""
+
+    def _migration_engine(self):
+        """The engine migrations run on. On SQLite, a connection with foreign-key enforcement
+        off (it can only be switched outside a transaction, so at connect time): a
+        ``batch_alter_table`` recreates a table by copying it, dropping the old one and
+        renaming the copy, and with enforcement on, dropping a parent table (game, message)
+        would delete or refuse its child rows. :meth:`_check_foreign_keys` checks them all
+        before the migration commits."""
+        if not self.is_sqlite:
+            return self._writer
+        return _sqlite_engine(self.url, foreign_keys=False).execution_options(
+            pbem_begin="IMMEDIATE")
+
+    @staticmethod
+    def _check_foreign_keys(conn) -> None:
+        """SQLite: ``PRAGMA foreign_key_check`` inside the migration's transaction; a row
+        whose parent is missing raises DatabaseError, which rolls the migration back."""
+        if conn.dialect.name != "sqlite":
+            return
+        bad = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+        if bad:
+            rows = ", ".join(f"{t} row {rowid} -> {parent}" for t, rowid, parent, _ in bad[:5])
+            raise DatabaseError(f"the migration would leave {len(bad)} row(s) without the row "
+                                f"they refer to ({rows}); nothing was changed")
 
     def checkpoint(self) -> None:
         """Copy the WAL back into the database file (SQLite; PASSIVE: never waits for

@@ -51,7 +51,7 @@ ROW_MACS_SETTING = "row_macs"
 
 _PREFIX = b"pbem/row-mac/1"
 
-PROTECTED: dict[str, tuple[str, ...]] = {
+PROTECTED_V1: dict[str, tuple[str, ...]] = {
     "game": ("id", "ruleset", "title", "status", "created_at", "options_json",
              "house_rules_text", "house_rules_sha256", "map_text", "map_sha256",
              "deadline_seconds", "short_deadline_seconds", "state_version", "public_state",
@@ -64,12 +64,27 @@ PROTECTED: dict[str, tuple[str, ...]] = {
     "outbox": ("id", "game_id", "owner", "kind", "to_addr", "subject", "created_at", "sent_at",
                "report_seq"),
 }
-"""Per protected table, the columns its MAC covers (primary key first): every column but
-``mac``, and but ``outbox.blob``, a letter sealed for its reader with AES-256-GCM under
-additional data naming its game, owner and kind: a damaged one is reported for that message
-alone when the outbox is delivered, while the others still go."""
+"""The columns the MACs covered at schema 0002 (marker version 1): a database upgraded from
+0002 has its MACs checked against these and recomputed over :data:`PROTECTED`."""
 
-UNPROTECTED = {"outbox": ("blob",)}
+PROTECTED: dict[str, tuple[str, ...]] = {
+    "game": PROTECTED_V1["game"] + ("schedule_json", "paused_at"),
+    "player": PROTECTED_V1["player"],
+    "phase": PROTECTED_V1["phase"] + ("reminded_json",),
+    "order_set": PROTECTED_V1["order_set"] + ("wait",),
+    "outbox": PROTECTED_V1["outbox"] + ("attempts", "failed_at", "error"),
+}
+"""Per protected table, the columns its MAC covers (primary key first): every column but
+``mac``, and but those of :data:`UNPROTECTED`: ``outbox.blob``, a letter sealed for its reader
+with AES-256-GCM under additional data naming its game, owner and kind (a damaged one is
+reported for that message alone when the outbox is delivered, while the others still go), and
+the outbox's delivery scheduling (``next_try_at``, ``claimed_by``, ``claimed_until``): changing
+them can only make a queued message go sooner or later, never a sent one go again."""
+
+MARKER_VERSION = 2
+"""The version of the column lists the MACs cover: 1 = :data:`PROTECTED_V1`, 2 = PROTECTED."""
+
+UNPROTECTED = {"outbox": ("blob", "next_try_at", "claimed_by", "claimed_until")}
 """The columns of protected tables left out of the MAC (see :data:`PROTECTED`)."""
 
 _MODELS = {"game": Game, "player": Player, "phase": Phase, "order_set": OrderSet,
@@ -121,11 +136,12 @@ def _field(value) -> bytes:
     return tag + len(data).to_bytes(8, "big") + data
 
 
-def row_mac(key: bytes, table: str, values: Mapping) -> str:
+def row_mac(key: bytes, table: str, values: Mapping, columns: dict | None = None) -> str:
     """The hex HMAC-SHA256 of a row of ``table`` (a key of :data:`PROTECTED`) whose column
-    values are ``values`` (a mapping of column name to value; see the module doc)."""
+    values are ``values`` (a mapping of column name to value; see the module doc), over the
+    columns of ``columns[table]`` (default :data:`PROTECTED`)."""
     parts = [_PREFIX, _field(table)]
-    for name in PROTECTED[table]:
+    for name in (columns or PROTECTED)[table]:
         parts.append(_field(name))
         parts.append(_field(values[name]))
     return hmac.new(key, b"".join(parts), hashlib.sha256).hexdigest()
@@ -246,18 +262,58 @@ def insert_rows(s, model, rows: list[dict]) -> list[int]:
     return list(ids)
 
 
-def protected_marker(key: bytes) -> str:
+def protected_marker(key: bytes, version: int = MARKER_VERSION) -> str:
     """The value of the ``row_macs`` setting once the data step has run: hex HMAC-SHA256 under
-    the row-MAC ``key`` of ``pbem/row-macs-done/1``, so that nobody without the master key can
-    write it, and a database whose marker is missing or altered is known to be tampered with."""
-    return hmac.new(key, b"pbem/row-macs-done/1", "sha256").hexdigest()
+    the row-MAC ``key`` of ``pbem/row-macs-done/VERSION`` (the version of the column lists the
+    MACs cover, :data:`MARKER_VERSION`), so that nobody without the master key can write it,
+    and a database whose marker is missing or altered is known to be tampered with."""
+    return hmac.new(key, f"pbem/row-macs-done/{version}".encode(), "sha256").hexdigest()
+
+
+def _marker_version(s, key: bytes) -> int | None:
+    """The version whose marker the ``row_macs`` setting holds, or None (none, or altered)."""
+    row = s.get(Setting, ROW_MACS_SETTING)
+    if row is None:
+        return None
+    for version in range(MARKER_VERSION, 0, -1):
+        if hmac.compare_digest(row.value, protected_marker(key, version)):
+            return version
+    return None
 
 
 def rows_protected(s, key: bytes) -> bool:
-    """True once the data step (:func:`protect_rows`) has run on this database: the setting
-    ``row_macs`` holds :func:`protected_marker` of ``key``."""
-    row = s.get(Setting, ROW_MACS_SETTING)
-    return row is not None and hmac.compare_digest(row.value, protected_marker(key))
+    """True once the data step (:func:`protect_rows`) has run on this database for this
+    schema: the setting ``row_macs`` holds :func:`protected_marker` of ``key``."""
+    return _marker_version(s, key) == MARKER_VERSION
+
+
+def remac_rows(s, key: bytes, old: dict) -> dict[str, int]:
+    """Recompute the MAC of every protected row over :data:`PROTECTED` after checking it over
+    the older column lists ``old`` (e.g. :data:`PROTECTED_V1`): the data step of a migration
+    that adds columns to protected tables. Raises :class:`RowTampered` for a row whose old
+    MAC does not hold (the migration then rolls back: nothing tampered is blessed with a new
+    MAC). Returns the rows per table."""
+    from sqlalchemy import bindparam
+
+    done: dict[str, int] = {}
+    for table, model in _MODELS.items():
+        t = model.__table__
+        changes = []
+        for row in s.execute(select(t)).mappings():
+            values = dict(row)
+            stored = values.get("mac")
+            if stored is None or not hmac.compare_digest(str(stored),
+                                                         row_mac(key, table, values, old)):
+                raise RowTampered(table, _pk(table, values))
+            change = {f"b_{c.name}": values[c.name] for c in t.primary_key.columns}
+            change["b_mac"] = row_mac(key, table, values)
+            changes.append(change)
+        if changes:
+            where = [c == bindparam(f"b_{c.name}") for c in t.primary_key.columns]
+            s.connection().execute(update(t).where(*where).values(mac=bindparam("b_mac")),
+                                   changes)
+        done[table] = len(changes)
+    return done
 
 
 def protect_rows(s, key: bytes, fix_order_set=None) -> dict[str, int]:
@@ -267,8 +323,16 @@ def protect_rows(s, key: bytes, fix_order_set=None) -> dict[str, int]:
     order set's MAC, ``fix_order_set(values)`` (a dict of its columns) may change its
     ``digest`` and ``blob`` in place and return True (an order set stored by an older pbem).
     Idempotent: once done, returns ``{}`` without reading anything. Returns the rows MACed
-    per table."""
-    if rows_protected(s, key):
+    per table. A database whose MACs cover an older column list (marker version 1, schema
+    0002) has them checked and recomputed instead (:func:`remac_rows`), returning ``{}``:
+    its rows had their integrity checks already."""
+    version = _marker_version(s, key)
+    if version == MARKER_VERSION:
+        return {}
+    if version == 1:
+        remac_rows(s, key, PROTECTED_V1)
+        s.merge(Setting(key=ROW_MACS_SETTING, value=protected_marker(key)))
+        s.flush()
         return {}
     done: dict[str, int] = {}
     for table, model in _MODELS.items():

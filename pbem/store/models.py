@@ -57,6 +57,11 @@ class Game(SQLModel, table=True):
     referee_address: str = "referee@pbem.invalid"
     # orders must name the game's referee key (games created before 0002: False)
     bind_referee: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
+    # the deadline rules, zone, grace, min window, close-early and reminders
+    # (pbem.engine.schedule.Schedule.to_json; games created before 0003: None, see
+    # Schedule.legacy)
+    schedule_json: Optional[str] = Field(default=None, sa_column=Column(Text))
+    paused_at: Optional[datetime] = None  # set while the referee has paused the game
     mac: Optional[str] = None
 
 
@@ -104,9 +109,11 @@ class Phase(SQLModel, table=True):
     opened_at: datetime
     deadline_at: datetime = Field(index=True)
     commit: str
-    status: str = Field(default="open", index=True)  # open | resolved
+    status: str = Field(default="open", index=True)  # open | resolved | undone
     resolved_at: Optional[datetime] = None
     nmr_json: str = "[]"
+    # the reminder lead times (seconds) already queued for this window, JSON list
+    reminded_json: str = Field(default="[]", sa_column_kwargs={"server_default": "[]"})
     mac: Optional[str] = None
 
 
@@ -150,6 +157,8 @@ class OrderSet(SQLModel, table=True):
     message_id: Optional[int] = Field(default=None, foreign_key="message.id")
     status: str = "accepted"  # accepted | superseded
     blob: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    # the header said ``wait: yes``: hold the window to its deadline (no early close)
+    wait: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
     mac: Optional[str] = None
 
 
@@ -191,13 +200,22 @@ class Outbox(SQLModel, table=True):
     id: Optional[int] = Field(default=None, primary_key=True)
     game_id: Optional[str] = Field(default=None, index=True)
     owner: str  # the role, or "archive" for mail to unknown senders
-    kind: str  # report | receipt | rejection
+    kind: str  # report | receipt | rejection | notice | reminder
     to_addr: str
     subject: str
     created_at: datetime
     sent_at: Optional[datetime] = Field(default=None, index=True)
     report_seq: Optional[int] = None
     blob: Optional[bytes] = Field(default=None, sa_column=Column(LargeBinary))
+    # delivery: attempts made, and a permanent failure with the server's answer
+    attempts: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    failed_at: Optional[datetime] = None
+    error: Optional[str] = Field(default=None, sa_column=Column(Text))
+    # scheduling only (not in the row MAC): the next try after a temporary failure, and the
+    # claim of the `pbem send`/`outbox` run delivering it (pbem.store.outbox)
+    next_try_at: Optional[datetime] = None
+    claimed_by: Optional[str] = None
+    claimed_until: Optional[datetime] = None
     mac: Optional[str] = None
 
 
