@@ -121,4 +121,4 @@ def run() -> None:  # pragma: no cover - the console script
 
 
 # the commands register themselves on ``main``
-from pbem.cli import demo_cmd, games, mailing, play, setup  # noqa: E402,F401
+from pbem.cli import demo_cmd, games, mailing, play, referee, setup, undo  # noqa: E402,F401

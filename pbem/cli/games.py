@@ -29,9 +29,27 @@ def _parse_player(value: str):
 @click.option("--player", "players", multiple=True, required=True, metavar="ROLE=EMAIL:PUBKEYFILE",
               help="A seat, in seat order; PUBKEYFILE holds a pbem or ssh-ed25519 public key.")
 @click.option("--option", "options", multiple=True, metavar="K=V", help="A game option (see `pbem rules`).")
-@click.option("--deadline", default="72h", show_default=True, help="Time for a normal window.")
+@click.option("--deadline", default="72h", show_default=True,
+              help="A normal window's deadline: a time after it opens (72h, 3d) or days and a "
+                   "time in the game's zone ('sun 23:55', 'mon,thu 21:00', 'daily 20:00'); "
+                   "docs/deadlines.md.")
 @click.option("--short-deadline", default="24h", show_default=True,
-              help="Time for a short window (an answer to a die roll).")
+              help="A short window's deadline (an answer to a die roll), in the same forms.")
+@click.option("--tz", "game_zone", metavar="ZONE",
+              help="The game's time zone for wall-clock deadlines (IANA name, e.g. "
+                   "Europe/Paris) [default: UTC].")
+@click.option("--grace", default="0s", show_default=True,
+              help="Orders are still accepted this long after the deadline; late players are "
+                   "named in the report.")
+@click.option("--min-window", default="0s", show_default=True,
+              help="A window never closes sooner than this after it opened.")
+@click.option("--close-early", type=click.Choice(["yes", "no"]), default="yes",
+              show_default=True,
+              help="Close a window as soon as every owed order set is in (a player can hold "
+                   "it to its deadline with 'wait: yes' in the order header).")
+@click.option("--remind", default="24h", show_default=True,
+              help="Lead times of reminders before a deadline, to players who owe orders and "
+                   "sent none (24h,2h; none for no reminders).")
 @click.option("--house-rules", type=click.Path(exists=True, dir_okay=False),
               help="TOML file overriding tables and values of the game's data.")
 @click.option("--map", "map_file", type=click.Path(exists=True, dir_okay=False),
@@ -42,11 +60,11 @@ def _parse_player(value: str):
               envvar="PBEM_FROM", help="The referee's address on outgoing mail [env PBEM_FROM].")
 @click.pass_obj
 @_fail_on_errors
-def game_new(obj, ruleset, game_id, players, options, deadline, short_deadline, house_rules,
-             map_file, zones, referee_address):
+def game_new(obj, ruleset, game_id, players, options, deadline, short_deadline, game_zone,
+             grace, min_window, close_early, remind, house_rules, map_file, zones,
+             referee_address):
     """Create a game of RULESET and print where its setup report is."""
     from pbem.engine.creation import GameSpec, PlayerSpec
-    from pbem.engine.durations import parse_duration
 
     zone_of = {}
     for z in zones:
@@ -70,19 +88,47 @@ def game_new(obj, ruleset, game_id, players, options, deadline, short_deadline, 
         if not eq:
             raise click.BadParameter(f"expected K=V, found {o!r}", param_hint="--option")
         opts[k.strip()] = v.strip()
-    try:
-        deadline_s, short_s = parse_duration(deadline), parse_duration(short_deadline)
-    except ValueError as e:
-        raise click.BadParameter(str(e)) from None
+    schedule = _schedule(deadline, short_deadline, game_zone, grace, min_window, close_early,
+                         remind)
     spec = GameSpec(ruleset=ruleset, game_id=game_id, players=tuple(seats), options=opts,
-                    deadline_seconds=deadline_s, short_deadline_seconds=short_s,
+                    deadline_seconds=schedule.deadline.seconds,
+                    short_deadline_seconds=schedule.short_deadline.seconds, schedule=schedule,
                     house_rules_text=(read_text_file(house_rules, "a TOML house-rules file")
                                       if house_rules else None),
                     house_rules_source=house_rules or "",
                     map_text=read_text_file(map_file, "a TOML map file") if map_file else None,
                     map_source=map_file or "", referee_address=referee_address)
     r = obj.referee().new_game(spec)
+    from pbem.engine.schedule import format_when
+
     click.echo(f"game {r['game']} ({r['ruleset']}) created; first window {r['phase']}, "
-               f"deadline {r['deadline']:%Y-%m-%d %H:%M} UTC")
+               f"deadline {format_when(r['deadline'], game_zone)}")
     click.echo(f"setup report: {r['report_path']}")
     click.echo("players' setup reports are queued: run `pbem outbox DIR` to write them out")
+
+
+def _schedule(deadline, short_deadline, zone, grace, min_window, close_early, remind):
+    """The Schedule of `game new`'s options; click.BadParameter naming the option otherwise."""
+    from pbem.engine.durations import parse_duration
+    from pbem.engine.schedule import DeadlineRule, Schedule, ScheduleError, parse_leads
+
+    def read(fn, text, hint):
+        try:
+            return fn(text)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint=hint) from None
+
+    def seconds(text, hint):
+        return 0 if text.strip() in ("0", "0s", "none") else read(parse_duration, text, hint)
+
+    try:
+        return Schedule(deadline=read(DeadlineRule.parse, deadline, "--deadline"),
+                        short_deadline=read(DeadlineRule.parse, short_deadline,
+                                            "--short-deadline"),
+                        zone=zone or None, grace=seconds(grace, "--grace"),
+                        min_window=seconds(min_window, "--min-window"),
+                        close_early=close_early == "yes",
+                        remind=read(parse_leads, remind, "--remind"))
+    except ScheduleError as e:
+        raise click.BadParameter(str(e), param_hint="--tz" if "zone" in str(e) else None) \
+            from None

@@ -154,13 +154,22 @@ def resolve_phase(ctx: GameContext, phase, window: Window, held, *, now: datetim
 def _end_game(ctx: GameContext, outcome, now: datetime) -> None:
     """Log the result and reveal the hidden seed (with every hidden roll's value) and the
     initial hidden setup with its salt (DESIGN.md, "The public log")."""
-    from pbem.dice import DiceStream
-
     game = ctx.game
     game.status = "ended"
     ctx.session.add(game)
     ctx.log("game-end", now, scores=outcome.scores, winners=list(outcome.winners),
             reason=outcome.reason)
+    reveal_hidden(ctx, now)
+
+
+def reveal_hidden(ctx: GameContext, now: datetime) -> None:
+    """Log the end-of-game reveals: the hidden seed with every hidden roll's value
+    (``hidden-reveal``) and the initial hidden setup with its salt (``setup-reveal``), so that
+    every player can check them (DESIGN.md, "The public log"). Used at a normal end and when
+    the referee abandons a game (``pbem game end``)."""
+    from pbem.dice import DiceStream
+
+    game = ctx.game
     hidden_seed = ctx.get_secret("hidden-seed")
     values, streams = [], {}
     lines = [json.loads(line) for line in repo.log_lines(ctx.session, game.id) + ctx.new_lines]

@@ -60,6 +60,18 @@ class GameSpec:
     map_text: str | None = None
     map_source: str = ""
     referee_address: str = "referee@pbem.invalid"
+    schedule: object = None
+    """A pbem.engine.schedule.Schedule (deadline rules, zone, grace, min window, close-early,
+    reminders); None: ``deadline_seconds`` and ``short_deadline_seconds`` after each window
+    opens, no grace and no reminders (Schedule.legacy)."""
+
+    def the_schedule(self):
+        """The schedule the game is created with (see ``schedule``)."""
+        from pbem.engine.schedule import Schedule
+
+        if self.schedule is not None:
+            return self.schedule
+        return Schedule.legacy(self.deadline_seconds, self.short_deadline_seconds)
 
 
 def _sha256(text: str | None) -> str | None:
@@ -173,6 +185,7 @@ def create_game(db, sealer, spec: GameSpec, now: datetime, entropy) -> dict:
                     deadline_seconds=spec.deadline_seconds,
                     short_deadline_seconds=spec.short_deadline_seconds,
                     public_state="{}", referee_address=spec.referee_address,
+                    schedule_json=json.dumps(spec.the_schedule().to_json(), sort_keys=True),
                     bind_referee=True)  # orders must carry 'referee:' (docs/signing.md, 10)
         s.add(game)
         s.flush()
@@ -202,7 +215,8 @@ def create_game(db, sealer, spec: GameSpec, now: datetime, entropy) -> dict:
                 referee_key=referee_key.openssh_line(),
                 referee_fingerprint=referee_key.fingerprint,
                 deadline_seconds=spec.deadline_seconds,
-                short_deadline_seconds=spec.short_deadline_seconds)
+                short_deadline_seconds=spec.short_deadline_seconds,
+                schedule=spec.the_schedule().to_json())
         ctx.log("hidden-commit", now, commit=commitment(hidden_seed))
         ctx.log("dice-commit", now, phase=CREATE_PHASE, commit=commitment(create_seed))
         ctx.log_rolls(public, CREATE_PHASE, now)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from pbem.engine import registry
 from pbem.engine.headers import format_time
@@ -19,6 +19,17 @@ from pbem.store import repo
 from pbem.store.models import EventRow, Game, Phase, Player
 
 STATE = "state"
+
+
+def game_schedule(game: Game):
+    """The game's :class:`pbem.engine.schedule.Schedule`: from ``schedule_json``, or for a game
+    created before schema 0003 the legacy one of its ``deadline_seconds`` and
+    ``short_deadline_seconds``."""
+    from pbem.engine.schedule import Schedule
+
+    if game.schedule_json:
+        return Schedule.from_json(json.loads(game.schedule_json))
+    return Schedule.legacy(game.deadline_seconds, game.short_deadline_seconds)
 
 
 def dice_seed_purpose(seq: int) -> str:
@@ -172,16 +183,17 @@ class GameContext:
 
     def open_phase(self, window: Window, now: datetime, entropy) -> Phase:
         """Open the next phase: draw and seal its dice seed, publish the commitment and the
-        deadline (the game's short deadline for a ``short`` window). DESIGN.md, "Verifiable dice":
-        the commitment is published before any orders for the phase are accepted."""
+        deadline (by the game's schedule, pbem.engine.schedule: the short rule for a ``short``
+        window). DESIGN.md, "Verifiable dice": the commitment is published before any orders
+        for the phase are accepted. A paused game's deadline is counted from when it resumes:
+        the pause's length is added then (GameAdmin.resume)."""
         from pbem.dice import commitment
 
         game = self.game
         seq = game.phase_seq + 1
         seed = entropy(32)
         self.put_secret(dice_seed_purpose(seq), seed)
-        seconds = game.short_deadline_seconds if window.short else game.deadline_seconds
-        deadline = now + timedelta(seconds=seconds)
+        deadline = game_schedule(game).deadline_for(now, window.short)
         commit = commitment(seed)
         phase = Phase(game_id=game.id, seq=seq, turn=window.turn, name=window.phase,
                       phase_id=window.phase_id, window_json=json.dumps(window.to_json()),

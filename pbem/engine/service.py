@@ -18,6 +18,8 @@ from typing import Callable
 
 from pbem.engine.errors import NotFound, SetupError
 from pbem.engine.home import Home
+from pbem.engine.service_admin import GameAdmin
+from pbem.engine.service_mail import MailCommands
 
 
 _KEY_MISMATCH = ("{key} is not the master key the database at {db} was sealed with: restore "
@@ -109,7 +111,7 @@ def utc_now() -> datetime:
     return datetime.now(timezone.utc).replace(microsecond=0)
 
 
-class Referee:
+class Referee(MailCommands, GameAdmin):
     """A referee installation (see module docstring)."""
 
     def __init__(self, home: Home, *, clock: Callable[[], datetime] = utc_now,
