@@ -49,7 +49,9 @@ def play(referee, clock, players, game_id: str, rng: random.Random, *, nmr_rate=
         done = referee.process(game_id)
         if not done:
             clock.advance(hours=80)  # past the deadline: NMR for the missing
-            done = referee.process(game_id)
+            # no process run for 80 hours looks like an outage to the downtime guard
+            # (docs/deadlines.md): the referee accepts the late window
+            done = referee.process(game_id, accept_late=True)
         assert done, f"window {w['phase_id']} did not resolve"
         if after_phase:
             for d in done:

@@ -11,7 +11,7 @@ from pbem.cli import _fail_on_errors, main, read_text_file
 
 @main.group()
 def game():
-    """Create games."""
+    """Create games, and fix running ones (extend, pause, resume, replace, set, end)."""
 
 
 def _parse_player(value: str):
@@ -23,7 +23,25 @@ def _parse_player(value: str):
     return role.strip().lower(), email.strip(), keyfile.strip()
 
 
-@game.command("new")
+class _NewGameCommand(click.Command):
+    """`game new`, whose help ends with the roles of every installed ruleset (read when the
+    help is shown, so that `pbem --help` does not load the rulesets)."""
+
+    def format_epilog(self, ctx, formatter):
+        from pbem.engine import registry
+
+        rows = []
+        for name in registry.available():
+            try:
+                rows.append((name, registry.roles_text(name)))
+            except Exception as e:  # a broken third-party ruleset must not hide the help
+                rows.append((name, f"(cannot be loaded: {type(e).__name__}: {e})"))
+        with formatter.section("Roles of each ruleset (ROLE in --player; see `pbem rules "
+                               "RULESET`)"):
+            formatter.write_dl(rows)
+
+
+@game.command("new", cls=_NewGameCommand)
 @click.argument("ruleset")
 @click.option("--id", "game_id", required=True, help="The game's id, used in every order header.")
 @click.option("--player", "players", multiple=True, required=True, metavar="ROLE=EMAIL:PUBKEYFILE",
@@ -63,7 +81,9 @@ def _parse_player(value: str):
 def game_new(obj, ruleset, game_id, players, options, deadline, short_deadline, game_zone,
              grace, min_window, close_early, remind, house_rules, map_file, zones,
              referee_address):
-    """Create a game of RULESET and print where its setup report is."""
+    """Create a game of RULESET and print where its setup report is. Give one --player per
+    seat, with the role names the ruleset takes (listed below): a game whose roles are fixed
+    refuses unknown or missing ones."""
     from pbem.engine.creation import GameSpec, PlayerSpec
 
     zone_of = {}

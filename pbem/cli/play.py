@@ -64,19 +64,39 @@ def ingest(obj, paths, retry):
 @click.option("--due", is_flag=True, help="Every game (the form for cron); the default.")
 @click.option("--force", is_flag=True,
               help="With --game: resolve the open window now, NMR for missing orders.")
+@click.option("--accept-late", is_flag=True,
+              help="Resolve windows whose deadline passed while pbem process did not run "
+                   "(the downtime guard would move their deadline instead).")
 @click.pass_obj
 @_fail_on_errors
-def process(obj, game_id, due, force):
-    """Adjudicate every window whose orders are all in or whose deadline has passed."""
+def process(obj, game_id, due, force, accept_late):
+    """Adjudicate every window whose orders are all in or whose deadline (and grace) has
+    passed, and queue the reminders that are due (docs/deadlines.md). A window whose closing
+    time passed while pbem process did not run for longer than max(grace, 1 hour) is not
+    resolved with NMR: its deadline moves to now plus that time and the players are told."""
+    from pbem.engine.adjudicate import Postponed, Reminded
+    from pbem.engine.headers import format_time
+    from pbem.engine.durations import format_duration
+
     if force and not game_id:
         raise click.UsageError("--force needs --game")
     if due and game_id:
         raise click.UsageError("give --game or --due, not both")
-    done = obj.referee().process(game_id, force=force)
+    done = obj.referee().process(game_id, force=force, accept_late=accept_late)
     for d in done:
-        nmr = f", NMR: {', '.join(d.nmr)}" if d.nmr else ""
-        nxt = "game over" if d.ended else f"next {d.next_phase}"
-        click.echo(f"{d.game} {d.phase} resolved{nmr}; {nxt}")
+        if isinstance(d, Reminded):
+            click.echo(f"{d.game} {d.phase} reminder ({format_duration(d.lead)} before the "
+                       f"deadline) queued to {', '.join(d.roles)}")
+        elif isinstance(d, Postponed):
+            since = format_time(d.idle_since) if d.idle_since else "the window's opening"
+            click.echo(f"{d.game} {d.phase} NOT resolved: pbem process did not run from "
+                       f"{since} until now, past its closing time; deadline moved to "
+                       f"{format_time(d.deadline)}, players told (waiting for "
+                       f"{', '.join(d.missing)}; `pbem process --accept-late` resolves it now)")
+        else:
+            nmr = f", NMR: {', '.join(d.nmr)}" if d.nmr else ""
+            nxt = "game over" if d.ended else f"next {d.next_phase}"
+            click.echo(f"{d.game} {d.phase} resolved{nmr}; {nxt}")
     if not done:
         click.echo("nothing to process")
 
@@ -96,6 +116,9 @@ def status(obj, game_id, as_json):
         click.echo("no games")
     for g in items:
         click.echo(f"{g['game']}  {g['title']}  [{g['status']}]")
+        if g.get("paused_since"):
+            click.echo(f"  paused since {g['paused_since']} (deadlines stop until `pbem game "
+                       "resume`)")
         w = g["window"]
         if w:
             late = "  OVERDUE" if w["overdue"] else ""
@@ -206,6 +229,10 @@ def rules(ruleset, house_rules):
         data = rs.load_data(house)
     except ValueError as e:
         raise click.ClickException(f"{house_rules}: {e}") from None
+    import textwrap
+
+    click.echo(textwrap.fill(f"Roles (pbem game new --player ROLE=EMAIL:PUBKEYFILE): "
+                             f"{registry.roles_text(ruleset)}.", 78) + "\n")
     click.echo(rs.rules_text(data, rs.validate_options({})), nl=False)
 
 

@@ -1,9 +1,205 @@
 """The referee's commands on a running game: `pbem game extend|pause|resume|replace|set|end`
-and `pbem resend`."""
+and `pbem resend`.
+
+Each change is a public log line with the referee's reason (``--why``; the log never holds an
+e-mail address) and a notice queued to the players it concerns; `pbem send` or `pbem outbox DIR`
+delivers them.
+"""
 
 from __future__ import annotations
 
-import click  # noqa: F401
+from pathlib import Path
 
-from pbem.cli import _fail_on_errors, main  # noqa: F401
-from pbem.cli.games import game  # noqa: F401
+import click
+
+from pbem.cli import _fail_on_errors, main, read_text_file
+from pbem.cli.games import game
+
+_QUEUED = "queued for the players; `pbem send` (or `pbem outbox DIR`) delivers them"
+
+
+def _when(when, zone):
+    from pbem.engine.schedule import format_when
+
+    return format_when(when, zone)
+
+
+def _notified(n: int) -> None:
+    click.echo(f"{n} notice{'s' if n != 1 else ''} {_QUEUED}")
+
+
+def _pairs(values, option: str, what: str) -> dict:
+    """``ROLE=VALUE`` options as {role: value}; BadParameter for a malformed or repeated one."""
+    out = {}
+    for v in values:
+        role, eq, value = v.partition("=")
+        role = role.strip().lower()
+        if not eq or not role:
+            raise click.BadParameter(f"expected ROLE={what}, found {v!r}", param_hint=option)
+        if role in out:
+            raise click.BadParameter(f"role {role} is given twice", param_hint=option)
+        out[role] = value.strip()
+    return out
+
+
+_WHY_REQUIRED = ("The reason, for the players: it goes into the public log and the notices "
+                 "(never an e-mail address).")
+_WHY_OPTIONAL = "The reason, for the players (public log and notices)."
+
+
+@game.command("extend")
+@click.argument("game_id")
+@click.option("--by", "by", metavar="DURATION",
+              help="Move the deadline this much later (24h, 2d, 1d12h).")
+@click.option("--until", metavar="TIME",
+              help="The new deadline: an ISO 8601 time with a zone (2026-12-24T19:00:00Z) or "
+                   "a date and time in the game's zone ('2026-12-24 20:00').")
+@click.option("--why", required=True, help=_WHY_REQUIRED)
+@click.pass_obj
+@_fail_on_errors
+def game_extend(obj, game_id, by, until, why):
+    """Move the deadline of GAME_ID's open window later.
+
+    The new deadline must be after now and after the current one (to resolve a window at once,
+    `pbem process GAME_ID --force`). Every player is told the new deadline, in UTC and in their
+    zone."""
+    from pbem.engine.durations import parse_duration
+
+    if (by is None) == (until is None):
+        raise click.UsageError("give either --by DURATION or --until TIME")
+    seconds = None
+    if by is not None:
+        try:
+            seconds = parse_duration(by)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--by") from None
+    r = obj.referee().extend(game_id, by=seconds, until=until, why=why)
+    click.echo(f"{r['game']} {r['phase']}: deadline moved from {_when(r['previous'], r['zone'])} "
+               f"to {_when(r['deadline'], r['zone'])}")
+    if r["paused"]:
+        click.echo("the game is paused: the deadline moves on by the pause's length when it "
+                   "resumes")
+    _notified(r["notified"])
+
+
+@game.command("pause")
+@click.argument("game_id")
+@click.option("--why", required=True, help=_WHY_REQUIRED)
+@click.pass_obj
+@_fail_on_errors
+def game_pause(obj, game_id, why):
+    """Pause GAME_ID: its deadline stops until `pbem game resume`.
+
+    While paused, no window is resolved and no reminder is sent; orders are still accepted.
+    Resuming moves the deadline on by the pause's length."""
+    r = obj.referee().pause(game_id, why=why)
+    click.echo(f"{r['game']} paused" + (f" in window {r['phase']}" if r["phase"] else ""))
+    _notified(r["notified"])
+
+
+@game.command("resume")
+@click.argument("game_id")
+@click.option("--why", help=_WHY_OPTIONAL)
+@click.pass_obj
+@_fail_on_errors
+def game_resume(obj, game_id, why):
+    """Resume a paused GAME_ID: its open window's deadline moves on by the pause's length."""
+    r = obj.referee().resume(game_id, why=why)
+    hours = r["paused_for"].total_seconds() / 3600
+    click.echo(f"{r['game']} resumed after {hours:.1f} h paused")
+    if r["phase"]:
+        click.echo(f"{r['phase']}: deadline moved from {_when(r['previous'], r['zone'])} to "
+                   f"{_when(r['deadline'], r['zone'])}")
+    _notified(r["notified"])
+
+
+@game.command("replace")
+@click.argument("game_id")
+@click.argument("role")
+@click.argument("player", metavar="EMAIL:PUBKEYFILE")
+@click.option("--why", required=True, help=_WHY_REQUIRED)
+@click.pass_obj
+@_fail_on_errors
+def game_replace(obj, game_id, role, player, why):
+    """Give ROLE's seat in GAME_ID to a new player: new address, new public key.
+
+    Orders signed with the seat's former key are refused from then on. The public log gets the
+    new key's fingerprint; the new player gets the seat's latest report and a welcome notice,
+    the others a notice."""
+    email, colon, keyfile = player.partition(":")
+    if not colon or not email.strip() or not keyfile.strip():
+        raise click.BadParameter(f"expected EMAIL:PUBKEYFILE, found {player!r}",
+                                 param_hint="EMAIL:PUBKEYFILE")
+    path = Path(keyfile.strip()).expanduser()
+    if not path.is_file():
+        raise click.BadParameter(f"public key file {keyfile.strip()!r} not found",
+                                 param_hint="EMAIL:PUBKEYFILE")
+    r = obj.referee().replace_player(game_id, role, email.strip(),
+                                     read_text_file(str(path), "a public key file"), str(path),
+                                     why=why)
+    click.echo(f"{r['game']}: {r['role']} is now played with key {r['fingerprint']} (was "
+               f"{r['previous_fingerprint']})")
+    if r["report_seq"] is not None:
+        click.echo(f"the seat's latest report is queued to {email.strip()}")
+    if r["orders_in_force"]:
+        click.echo(f"the orders {r['role']} sent for the open window stay in force unless the "
+                   "new player sends others")
+    _notified(r["notified"])
+
+
+@game.command("set")
+@click.argument("game_id")
+@click.option("--from", "sender", metavar="ADDR",
+              help="The referee's address on the game's mail from now on.")
+@click.option("--email", "emails", multiple=True, metavar="ROLE=ADDR",
+              help="A player's new mail address (repeatable).")
+@click.option("--zone", "zones", multiple=True, metavar="ROLE=ZONE",
+              help="A player's time zone for deadlines, an IANA name such as Europe/Paris, or "
+                   "none (repeatable).")
+@click.option("--why", help=_WHY_OPTIONAL)
+@click.pass_obj
+@_fail_on_errors
+def game_set(obj, game_id, sender, emails, zones, why):
+    """Change GAME_ID's From address, players' addresses or zones (several at once).
+
+    Each value is checked as `pbem game new` checks it. The public log records which settings
+    changed, not their values; the players concerned get a notice (at the new address)."""
+    emails = _pairs(emails, "--email", "ADDR")
+    zones = _pairs(zones, "--zone", "ZONE")
+    if sender is None and not emails and not zones:
+        raise click.UsageError("give --from ADDR, --email ROLE=ADDR or --zone ROLE=ZONE")
+    r = obj.referee().change_settings(game_id, sender=sender, emails=emails, zones=zones,
+                                      why=why)
+    click.echo(f"{r['game']}: changed {', '.join(r['changed'])}")
+    _notified(r["notified"])
+
+
+@game.command("end")
+@click.argument("game_id")
+@click.option("--why", required=True, help=_WHY_REQUIRED)
+@click.pass_obj
+@_fail_on_errors
+def game_end(obj, game_id, why):
+    """Abandon GAME_ID: close its open window, end it with no winner, and reveal the hidden
+    dice seed and hidden setup in the public log (as at a normal end), so that players can
+    check them with `pbem verify`."""
+    r = obj.referee().end_game(game_id, why=why)
+    click.echo(f"{r['game']} ended: {r['reason']}")
+    if r["phase"]:
+        click.echo(f"window {r['phase']} closed unresolved")
+    click.echo(f"public log: {r['log_lines']} lines, head {r['log_head']}")
+    _notified(r["notified"])
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--role", required=True, help="Whose report.")
+@click.option("--phase", help="The phase the report is about: its id as reports name it "
+              "(3.green), or setup [default: the latest].")
+@click.pass_obj
+@_fail_on_errors
+def resend(obj, game_id, role, phase):
+    """Queue a stored report of ROLE in GAME_ID again, to the role's current address."""
+    r = obj.referee().resend(game_id, role, phase)
+    click.echo(f"{r['game']}: {r['role']}'s {r['phase']} report queued to {r['to']}; `pbem send` "
+               "(or `pbem outbox DIR`) delivers it")

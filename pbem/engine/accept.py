@@ -139,7 +139,7 @@ def accept_orders(batch, msg, ex, signed, now) -> Verdict:
     payload = json.dumps({"text": text, "problems": [p.to_json() for p in problems]}).encode()
     row = {"game_id": game.id, "phase_seq": g.phase.seq, "role": header.role,
            "issued": header.issued, "nonce": header.nonce, "digest": digest, "received_at": now,
-           "message_id": msg.id, "status": "accepted",
+           "message_id": msg.id, "status": "accepted", "wait": header.wait,
            "blob": batch.sealer.seal(game.id, header.role, orders_purpose(g.phase.seq, digest),
                                      0, payload)}
     batch.order_sets.append(row)

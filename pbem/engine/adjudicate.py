@@ -33,46 +33,206 @@ class Resolved:
     next_phase: str | None = None
 
 
-def is_ready(window: Window, held_roles: set, deadline: datetime, now: datetime) -> bool:
-    """True when every owed role has orders in force or the deadline has passed."""
-    return set(window.owed) <= held_roles or now >= deadline
+@dataclass
+class Postponed:
+    """A window the downtime guard did not resolve (docs/deadlines.md): its closing time
+    passed while ``pbem process`` did not run from ``idle_since`` (UTC, or None: never) to now;
+    its deadline was moved to ``deadline`` (UTC) and the players were told."""
+
+    game: str
+    phase: str
+    deadline: datetime
+    idle_since: datetime | None
+    missing: list = field(default_factory=list)
+
+
+@dataclass
+class Reminded:
+    """Reminders queued for a window: to ``roles`` (owing orders, none sent), ``lead`` seconds
+    before the deadline."""
+
+    game: str
+    phase: str
+    roles: list
+    lead: int
+
+
+LAST_RUN_SETTING = "last_process_at"
+"""The setting holding when ``pbem process`` last ran (ISO 8601 UTC): the downtime guard's
+evidence that the judge was running."""
+
+
+def is_ready(window: Window, held: list, phase, schedule, now: datetime) -> bool:
+    """True when the window ``phase`` (a Phase row) may be resolved at ``now`` under
+    ``schedule`` (pbem.engine.schedule.Schedule) with the order sets ``held`` (OrderSet rows in
+    force): its closing time (deadline + grace) has passed; or every owed role has orders in
+    and the deadline has passed; or every owed role has orders in, the game closes windows
+    early, no order set says ``wait: yes`` and the window has been open ``min_window``
+    seconds (docs/deadlines.md)."""
+    from datetime import timedelta
+
+    if now >= schedule.closes_at(phase.deadline_at):
+        return True
+    if not set(window.owed) <= {o.role for o in held}:
+        return False
+    if now >= phase.deadline_at:
+        return True
+    return (schedule.close_early and not any(o.wait for o in held)
+            and now >= phase.opened_at + timedelta(seconds=schedule.min_window))
 
 
 def process(db, sealer, *, now: datetime, entropy, game_id: str | None = None,
-            force: bool = False) -> list[Resolved]:
-    """Resolve every ready phase (of ``game_id`` only, if given); ``force`` resolves the game's
-    open phase even if orders are missing and the deadline is ahead (the referee's decision,
-    NMR for the missing). Returns what was resolved, in order."""
-    done: list[Resolved] = []
+            force: bool = False, accept_late: bool = False) -> list:
+    """Resolve every ready phase (of ``game_id`` only, if given), queue the reminders that are
+    due, and apply the downtime guard; paused games are left alone. ``force`` resolves the
+    game's open phase even if orders are missing and the deadline is ahead (the referee's
+    decision, NMR for the missing); ``accept_late`` resolves windows the downtime guard would
+    postpone. Returns :class:`Resolved`, :class:`Postponed` and :class:`Reminded` items in
+    order. Records the run's time (setting ``last_process_at``)."""
+    done: list = []
+    last_run = _last_run(db)
     with db.read() as s:
         candidates = sorted({p.game_id for p in repo.open_phases(s)
                              if game_id is None or p.game_id == game_id})
     for gid in candidates:
         for _ in range(1000):  # a window that is ready at once after another (rare) is taken too
-            result = _process_one(db, sealer, gid, now=now, entropy=entropy, force=force)
-            if result is None:
-                break
-            done.append(result)
+            results = _process_one(db, sealer, gid, now=now, entropy=entropy, force=force,
+                                   accept_late=accept_late, last_run=last_run)
+            done.extend(results)
             force = False
-            if result.ended:
+            last = results[-1] if results else None
+            if not isinstance(last, Resolved) or last.ended:
                 break
+    _record_run(db, now)
     return done
 
 
-def _process_one(db, sealer, gid: str, *, now, entropy, force) -> Resolved | None:
+def _last_run(db) -> datetime | None:
+    from pbem.engine.headers import parse_issued
+    from pbem.store.models import Setting
+
+    with db.read() as s:
+        row = s.get(Setting, LAST_RUN_SETTING)
+        return parse_issued(row.value) if row else None
+
+
+def _record_run(db, now: datetime) -> None:
+    from pbem.engine.headers import format_time
+    from pbem.store.models import Setting
+
+    with db.write() as s:
+        s.merge(Setting(key=LAST_RUN_SETTING, value=format_time(now)))
+
+
+def _process_one(db, sealer, gid: str, *, now, entropy, force, accept_late,
+                 last_run) -> list:
+    """Handle the open window of game ``gid`` in one transaction: resolve it, postpone it
+    (downtime guard) or queue its due reminders. Returns the results (empty: nothing to do)."""
+    from pbem.engine.gamestate import game_schedule
+    from pbem.engine.schedule import downtime_guard, missed_by_downtime
+
     with db.write() as s:
         game = repo.get_game(s, gid, lock=True)
-        if game is None or game.status != "active":
-            return None
+        if game is None or game.status != "active" or game.paused_at is not None:
+            return []
         phase = repo.open_phase(s, gid)
         if phase is None:
-            return None
+            return []
         window = Window.from_json(json.loads(phase.window_json))
         held = repo.accepted_orders(s, gid, phase.seq)
-        if not force and not is_ready(window, {o.role for o in held}, phase.deadline_at, now):
-            return None
+        schedule = game_schedule(game)
+        if force:
+            ctx = GameContext.load(s, sealer, game)
+            return [resolve_phase(ctx, phase, window, held, now=now, entropy=entropy,
+                                  forced=True)]
+        if not is_ready(window, held, phase, schedule, now):
+            return _remind(s, sealer, game, phase, window, held, schedule, now)
+        missing = [r for r in window.owed if r not in {o.role for o in held}]
+        guard = downtime_guard(schedule.grace)
+        closes = schedule.closes_at(phase.deadline_at)
+        if missing and not accept_late and missed_by_downtime(closes, last_run, now, guard):
+            return [_postpone(s, sealer, game, phase, missing, last_run, now, guard)]
         ctx = GameContext.load(s, sealer, game)
-        return resolve_phase(ctx, phase, window, held, now=now, entropy=entropy)
+        return [resolve_phase(ctx, phase, window, held, now=now, entropy=entropy)]
+
+
+def _postpone(s, sealer, game, phase, missing, last_run, now, guard) -> Postponed:
+    """The downtime guard: move the deadline to ``now`` + ``guard`` seconds, log it and tell
+    every player why."""
+    from datetime import timedelta
+
+    from pbem.engine.headers import format_time
+    from pbem.engine.notices import queue_notices, record_action
+
+    ctx = GameContext(s, sealer, game, repo.players(s, game.id), None, None, None)
+    old = phase.deadline_at
+    phase.deadline_at = now + timedelta(seconds=guard)
+    s.add(phase)
+    since = format_time(last_run) if last_run else "the window's opening"
+    why = (f"the judge did not run from {since} to {format_time(now)}, past this window's "
+           f"closing time: missing orders are not treated as NMR after an outage")
+    record_action(ctx, "deadline-moved", why, now, phase=phase.phase_id,
+                  old_deadline=format_time(old), deadline=format_time(phase.deadline_at))
+    ctx.flush()
+    queue_notices(s, sealer, game, ctx.players, kind="notice",
+                  subject=f"turn {phase.turn} {phase.name}: deadline moved",
+                  text=lambda p: _postpone_text(game, phase, p, old, since, now, missing),
+                  now=now)
+    return Postponed(game.id, phase.phase_id, phase.deadline_at, last_run, missing)
+
+
+def _postpone_text(game, phase, player, old, since, now, missing) -> str:
+    from pbem.engine.headers import format_time
+    from pbem.engine.schedule import format_when
+
+    owe = player.role in missing
+    return (f"Game {game.id}, turn {phase.turn} {phase.name} (window {phase.phase_id}).\n\n"
+            f"The judge did not run from {since} to {format_time(now)}, and this window's "
+            f"deadline ({format_when(old, player.zone)}) passed meanwhile. So that nobody is "
+            "treated as having sent no orders because of the outage, the deadline has been "
+            f"moved to:\n\n    {format_when(phase.deadline_at, player.zone)}\n\n"
+            + ("Your orders for this window have not arrived: please send them before then.\n"
+               if owe else "Your orders for this window are in; you may still replace them.\n"))
+
+
+def _remind(s, sealer, game, phase, window, held, schedule, now) -> list:
+    """Queue the reminders that are due for the open window (docs/deadlines.md): one mail per
+    window and lead time to each role that owes orders and has sent none, with the deadline
+    in UTC and the player's zone, the hours left and the order template."""
+    from pbem.engine.schedule import reminders_due
+
+    sent = json.loads(phase.reminded_json or "[]")
+    due = reminders_due(phase.opened_at, phase.deadline_at, schedule.remind, sent, now)
+    if not due:
+        return []
+    phase.reminded_json = json.dumps(sorted(set(sent) | set(due)))
+    s.add(phase)
+    roles = [r for r in window.owed if r not in {o.role for o in held}]
+    if not roles:
+        return []
+    from pbem.engine.notices import queue_notices
+
+    ctx = GameContext.load(s, sealer, game)
+    queue_notices(s, sealer, game, ctx.players, kind="reminder", roles=roles,
+                  subject=f"reminder: your orders for turn {phase.turn} {phase.name} are due",
+                  text=lambda p: _reminder_text(ctx, phase, window, p, now), now=now)
+    return [Reminded(game.id, phase.phase_id, roles, min(due))]
+
+
+def _reminder_text(ctx, phase, window, player, now) -> str:
+    from pbem.engine.schedule import format_when
+    from pbem.reports.context import order_header
+
+    game = ctx.game
+    left = (phase.deadline_at - now).total_seconds() / 3600
+    referee_fp = ctx.sealer.referee_signing_key(game.id).public_key().fingerprint
+    template = (order_header(game.id, window.turn, window.phase, player.role, referee_fp) + "\n"
+                + ctx.ruleset.template(ctx.state, player.role).rstrip("\n") + "\n")
+    return (f"Game {game.id}: your orders for turn {window.turn} {window.phase} have not "
+            f"arrived yet.\n\nDeadline: {format_when(phase.deadline_at, player.zone)}\n"
+            f"Time left: about {left:.0f} hours.\n\n"
+            "Fill in the template below, sign it (`pbem sign orders.txt --key YOU.key`, or "
+            "`ssh-keygen -Y sign -n pbem-orders`) and mail it back.\n\n" + template)
 
 
 def _read_orders(ctx, phase, window, held):
@@ -97,11 +257,15 @@ def _read_orders(ctx, phase, window, held):
 
 
 def resolve_phase(ctx: GameContext, phase, window: Window, held, *, now: datetime,
-                  entropy) -> Resolved:
-    """Resolve ``phase`` of the game in ``ctx`` inside the caller's transaction."""
+                  entropy, forced: bool = False) -> Resolved:
+    """Resolve ``phase`` of the game in ``ctx`` inside the caller's transaction. ``forced``:
+    the referee closed the window before it was ready (said in the NMR event). Roles whose
+    orders arrived after the deadline (in the grace) are named in a public ``late`` event."""
     from pbem.dice import DiceStream
     from pbem.engine.publish import publish_phase
+    from pbem.engine.rollback import snapshot_before
 
+    snapshot_before(ctx, phase)  # the state before the phase, for `pbem game undo`
     game, rs = ctx.game, ctx.ruleset
     orders, problems, nonces, commits = _read_orders(ctx, phase, window, held)
     seed = ctx.get_secret(dice_seed_purpose(phase.seq))
@@ -113,12 +277,8 @@ def resolve_phase(ctx: GameContext, phase, window: Window, held, *, now: datetim
     for role, found in resolution.problems.items():
         problems.setdefault(role, []).extend(found)
     nmr = [r for r in window.owed if r not in orders]
-    if nmr:  # every report says so, not only the referee's command line
-        from pbem.engine.ruleset import Event
-
-        resolution.events.insert(0, Event(
-            "nmr", f"No orders were received from {', '.join(nmr)} (NMR): the window was "
-            "resolved at its deadline as the rules provide for missing orders.", data={"roles": nmr}))
+    late = sorted(o.role for o in held if o.received_at > phase.deadline_at)
+    _announce_missing(resolution.events, nmr, late, phase, forced, now)
 
     for row in held:
         ctx.log("orders-used", now, phase=phase.phase_id, role=row.role,
@@ -151,6 +311,27 @@ def resolve_phase(ctx: GameContext, phase, window: Window, held, *, now: datetim
                     next_phase.phase_id if next_phase else None)
 
 
+def _announce_missing(events: list, nmr: list, late: list, phase, forced: bool,
+                      now: datetime) -> None:
+    """Put the public ``nmr`` and ``late`` events first in ``events``: every report says who
+    sent nothing and who was late (the njudge tradition), not only the referee's output."""
+    from pbem.engine.headers import format_time
+    from pbem.engine.ruleset import Event
+
+    if late:
+        events.insert(0, Event(
+            "late", f"Orders of {', '.join(late)} arrived after the deadline "
+            f"({format_time(phase.deadline_at)}), within the grace period, and were used.",
+            data={"roles": late}))
+    if nmr:
+        deadline = format_time(phase.deadline_at)
+        when = (f"the referee closed the window before its deadline ({deadline})"
+                if forced and now < phase.deadline_at else f"the deadline ({deadline}) passed")
+        events.insert(0, Event(
+            "nmr", f"No orders were received from {', '.join(nmr)} (NMR): {when}, and the "
+            "rules' provision for missing orders was applied.", data={"roles": nmr}))
+
+
 def _end_game(ctx: GameContext, outcome, now: datetime) -> None:
     """Log the result and reveal the hidden seed (with every hidden roll's value) and the
     initial hidden setup with its salt (DESIGN.md, "The public log")."""
@@ -173,14 +354,24 @@ def reveal_hidden(ctx: GameContext, now: datetime) -> None:
     hidden_seed = ctx.get_secret("hidden-seed")
     values, streams = [], {}
     lines = [json.loads(line) for line in repo.log_lines(ctx.session, game.id) + ctx.new_lines]
-    nonces = {obj["phase"]: obj["nonces"] for obj in lines if obj.get("type") == "dice-reveal"}
+    # A phase id appears more than once when the phase was undone and opened again (pbem game
+    # undo): each dice-commit of it starts a stream of its own, keyed with the nonces of its own
+    # dice-reveal (docs/dice.md, "Undo"). (phase, n): the n-th commitment of the phase.
+    commits, nonces, hidden_rolls = {}, {}, []
     for obj in lines:
-        if obj.get("type") == "roll" and obj.get("stream") == "hidden":
-            stream = streams.get(obj["phase"])
-            if stream is None:  # keyed like the phase's public stream (docs/dice.md)
-                stream = streams[obj["phase"]] = DiceStream(
-                    hidden_seed, game.id, obj["phase"], nonces.get(obj["phase"], {}), hidden=True)
-            values.append(stream.roll(obj["sides"], obj["why"]))
+        kind = obj.get("type")
+        if kind == "dice-commit":
+            commits[obj["phase"]] = commits.get(obj["phase"], 0) + 1
+        elif kind == "dice-reveal":
+            nonces[obj["phase"], commits.get(obj["phase"], 0)] = obj["nonces"]
+        elif kind == "roll" and obj.get("stream") == "hidden":
+            hidden_rolls.append(((obj["phase"], commits.get(obj["phase"], 0)), obj))
+    for key, obj in hidden_rolls:
+        stream = streams.get(key)
+        if stream is None:  # keyed like the phase's public stream (docs/dice.md)
+            stream = streams[key] = DiceStream(hidden_seed, game.id, key[0], nonces.get(key, {}),
+                                               hidden=True)
+        values.append(stream.roll(obj["sides"], obj["why"]))
     ctx.log("hidden-reveal", now, seed=hidden_seed.hex(), values=values)
     if ctx.has_secret("setup-salt"):
         salt = ctx.get_secret("setup-salt")

@@ -23,12 +23,11 @@ from datetime import datetime
 from pbem.engine import registry
 from pbem.engine.errors import GameError
 from pbem.engine.gamestate import GameContext
-from pbem.engine.ruleset import Chance
+from pbem.engine.ruleset import Chance, role_spec
 from pbem.store import repo
 from pbem.store.models import Game, Player
 
 GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
-ROLE = re.compile(r"^[a-z][a-z0-9]{0,23}$")
 CREATE_PHASE = "0.create"
 
 
@@ -92,17 +91,14 @@ def _check_spec(spec: GameSpec):
         rs = registry.get(spec.ruleset)
     except registry.UnknownRuleset as e:
         raise GameError(str(e)) from None
-    n = len(spec.players)
-    if not rs.min_roles <= n <= rs.max_roles:
-        raise GameError(f"{rs.title} takes {rs.min_roles} to {rs.max_roles} players; {n} given")
-    seen_roles, keys, seen_fp = set(), [], {}
+    # the roles the ruleset takes: a fixed role nobody holds would never send orders
+    try:
+        role_spec(rs).check([p.role for p in spec.players], rs.title, rs.min_roles,
+                            rs.max_roles)
+    except ValueError as e:
+        raise GameError(str(e)) from None
+    keys, seen_fp = [], {}
     for p in spec.players:
-        if not ROLE.match(p.role):
-            raise GameError(f"role {p.role!r}: expected a lower-case name of letters and digits "
-                            "(such as red)")
-        if p.role in seen_roles:
-            raise GameError(f"role {p.role!r} is given twice")
-        seen_roles.add(p.role)
         if p.role in getattr(rs, "reserved_words", lambda: ())():
             raise GameError(f"role {p.role!r} is a word of {rs.name}'s orders; choose another name")
         _, addr = parseaddr(p.email)

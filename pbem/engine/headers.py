@@ -15,8 +15,11 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 REQUIRED = ("game", "turn", "phase", "role", "nonce", "issued")
-OPTIONAL = ("referee",)
-"""Header fields that may be absent: ``referee`` (docs/signing.md, section 10)."""
+OPTIONAL = ("referee", "wait")
+"""Header fields that may be absent: ``referee`` (docs/signing.md, section 10) and ``wait``
+(``yes`` holds the window open to its deadline even when every order set is in, so that
+corrected orders can still be sent; docs/deadlines.md)."""
+_YES_NO = {"yes": True, "no": False}
 KNOWN = REQUIRED + OPTIONAL
 _HEADER_LINE = re.compile(r"^([A-Za-z][A-Za-z-]*)[ \t]*:[ \t]*(.*)$")
 _TURN = re.compile(r"[0-9]{1,9}")
@@ -48,6 +51,7 @@ class OrderHeader:
     issued: datetime
     body_line: int
     referee: str | None = None
+    wait: bool = False
 
 
 def parse_issued(value: str) -> datetime:
@@ -132,9 +136,16 @@ def parse_header(text: str) -> OrderHeader:
             raise HeaderError(line, "expected 'referee:' followed by the fingerprint of the game's "
                                     "referee key as your report's order template gives it "
                                     f"(SHA256: and 43 letters, digits, + or /), found {referee!r}")
+    wait = False
+    if fields.get("wait", (0, ""))[1]:
+        line, value = fields["wait"]
+        if value.strip().lower() not in _YES_NO:
+            raise HeaderError(line, f"expected 'wait: yes' (hold the window open to its "
+                                    f"deadline) or 'wait: no', found 'wait: {value}'")
+        wait = _YES_NO[value.strip().lower()]
     return OrderHeader(game=fields["game"][1], turn=int(turn), phase=fields["phase"][1].lower(),
                        role=fields["role"][1].lower(), nonce=nonce, issued=when,
-                       body_line=body_line, referee=referee)
+                       body_line=body_line, referee=referee, wait=wait)
 
 
 def fill_header(text: str, now: datetime) -> str:

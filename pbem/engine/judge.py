@@ -83,9 +83,12 @@ class _Batch:
         return self.rejected_to[key]
 
     def sender_address(self, game_id: str | None) -> str:
-        """The From address of the judge's replies: the game's referee address if known."""
+        """The From address of the judge's replies: the game's referee address if known,
+        else ``[mail] from`` of the settings, else :data:`DEFAULT_SENDER`."""
         g = self.games.get(game_id) if game_id else None
-        return g.ctx.game.referee_address if g else DEFAULT_SENDER
+        if g:
+            return g.ctx.game.referee_address
+        return getattr(self.settings, "reply_from", None) or DEFAULT_SENDER
 
     def flush(self) -> None:
         """Write everything the batch produced: order sets, mail, log lines (bulk inserts, with

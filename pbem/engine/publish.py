@@ -135,14 +135,16 @@ def _queue_report(ctx, player, context, seq: int, now: datetime) -> None:
 
 
 def compose_report(game, row, text: str, html: str) -> bytes:
-    """The mail of a queued report (Outbox ``row``): text body, HTML attachment."""
+    """The mail of a queued report (Outbox ``row``): text body, HTML attachment. The same row
+    gives the same bytes each time (its Message-ID hashes the content and the row id)."""
     from pbem.mail.compose import compose
 
     from pbem.engine.judge import mail_domain
 
     return compose(sender=game.referee_address, to=row.to_addr, subject=row.subject, text=text,
                    html=html, date=row.created_at,
-                   message_id_domain=mail_domain(game.referee_address))
+                   message_id_domain=mail_domain(game.referee_address),
+                   message_key=f"outbox/{row.id}")
 
 
 def letter_row(sealer, *, game_id: str | None, owner: str, kind: str, to: str, subject: str,
@@ -157,11 +159,13 @@ def letter_row(sealer, *, game_id: str | None, owner: str, kind: str, to: str, s
 
 
 def compose_letter(row, letter: dict) -> bytes:
-    """The mail of a queued receipt or rejection (Outbox ``row``)."""
+    """The mail of a queued receipt, rejection, notice or reminder (Outbox ``row``); the same
+    row gives the same bytes each time (its Message-ID hashes the content and the row id)."""
     from pbem.engine.judge import mail_domain
     from pbem.mail.compose import compose
 
     return compose(sender=letter["sender"], to=row.to_addr, subject=row.subject,
                    text=letter["text"], date=row.created_at,
                    in_reply_to=letter.get("in_reply_to"),
-                   message_id_domain=mail_domain(letter["sender"]))
+                   message_id_domain=mail_domain(letter["sender"]),
+                   message_key=f"outbox/{row.id}")

@@ -43,3 +43,13 @@ def get(name: str):
     ruleset = getattr(import_module(module), attr)
     _cache[name] = ruleset
     return ruleset
+
+
+def roles_text(name: str) -> str:
+    """How many players the ruleset ``name`` takes and which role names (for ``pbem rules``
+    and ``pbem game new --help``), e.g. "2 players, each of the roles confederation, spikus".
+    Raises UnknownRuleset."""
+    from pbem.engine.ruleset import role_spec
+
+    rs = get(name)
+    return role_spec(rs).describe(rs.min_roles, rs.max_roles)

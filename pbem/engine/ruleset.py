@@ -223,11 +223,89 @@ class OptionSpec:
     kind: type = str
 
 
+ROLE_NAME = r"^[a-z][a-z0-9]{0,23}$"
+"""What every role name must be: it is written in order headers (``role: red``), mail
+subjects and file names."""
+
+
+@dataclass(frozen=True)
+class RoleSpec:
+    """Which role names a game of a ruleset may be created with (``pbem game new --player
+    ROLE=...``): a ruleset's :meth:`Ruleset.role_spec`, or :func:`role_spec`'s default.
+
+    ``names`` are the role names in seat order. With ``fixed`` they are the only names the
+    game knows (its windows owe orders from them: Altassar's ``confederation`` and ``spikus``),
+    and a game of ``n`` players uses ``n`` different ones of them, all of them when the game
+    has a fixed number of players. Without ``fixed`` they are suggestions and any name matching
+    ``pattern`` (described by ``pattern_help``) is taken. A name must also match
+    :data:`ROLE_NAME`."""
+
+    names: tuple[str, ...]
+    fixed: bool = False
+    pattern: str = ROLE_NAME
+    pattern_help: str = "lower-case letters and digits, starting with a letter"
+
+    def describe(self, min_roles: int, max_roles: int) -> str:
+        """One line for help texts: how many players and which role names."""
+        count = (f"{min_roles} players" if min_roles == max_roles
+                 else f"{min_roles} to {max_roles} players")
+        if self.fixed:
+            which = ("each of the roles" if len(self.names) == min_roles == max_roles
+                     else "each a different one of the roles")
+            return f"{count}, {which} {', '.join(self.names)}"
+        return (f"{count}, role names of your choice ({self.pattern_help}), such as "
+                f"{', '.join(self.names)}")
+
+    def check(self, roles: Sequence[str], title: str, min_roles: int, max_roles: int) -> None:
+        """Raise ``ValueError`` unless ``roles`` (in seat order) can be the roles of a game:
+        ``min_roles`` to ``max_roles`` different names, each matching ``pattern`` and
+        :data:`ROLE_NAME`, and with ``fixed``, each one of ``names`` and none missing. The
+        message names the unknown or missing roles and the roles expected."""
+        import re
+
+        expected = self.describe(min_roles, max_roles)
+        seen = set()
+        for r in roles:
+            if r in seen:
+                raise ValueError(f"role {r!r} is given twice; {title} takes {expected}")
+            seen.add(r)
+        if self.fixed:
+            unknown = [r for r in roles if r not in self.names]
+            missing = [r for r in self.names if r not in seen]
+            if unknown or len(roles) < min_roles:
+                words = []
+                if unknown:
+                    words.append(f"no role {', '.join(map(repr, unknown))}")
+                if len(roles) - len(unknown) < min_roles:
+                    words.append(f"missing {', '.join(missing)}" if min_roles == len(self.names)
+                                 else f"{len(roles) - len(unknown)} known roles given")
+                raise ValueError(f"{title}: {'; '.join(words)}: the game takes {expected} "
+                                 f"(--player {self.names[0]}=EMAIL:PUBKEYFILE ...)")
+        for r in roles:
+            if not re.match(ROLE_NAME, r) or not re.match(self.pattern, r):
+                raise ValueError(f"role {r!r}: expected {self.pattern_help} (such as "
+                                 f"{self.names[0]}); {title} takes {expected}")
+        if not min_roles <= len(roles) <= max_roles:
+            raise ValueError(f"{title} takes {expected}; {len(roles)} given")
+
+
+def role_spec(ruleset) -> RoleSpec:
+    """The :class:`RoleSpec` of ``ruleset``: its ``role_spec()`` when it has one, else the
+    default: ``role_names`` as suggestions, any name matching :data:`ROLE_NAME` taken."""
+    own = getattr(ruleset, "role_spec", None)
+    if own is not None:
+        return own()
+    return RoleSpec(tuple(ruleset.role_names))
+
+
 class Ruleset(Protocol):
     """What a game package exports as ``ruleset`` (see the module docstring).
 
     - ``name``: registry name (``atlantis``); ``title``: the game's title.
     - ``min_roles``/``max_roles`` and ``role_names``: suggested role names in seat order.
+    - ``role_spec() -> RoleSpec`` (optional): which role names a game may use; without it,
+      any names (:func:`role_spec`). A ruleset whose windows name fixed roles must say so
+      here, or a game created with other names waits for orders nobody can send.
     - ``options()``: the options a game may set at creation.
     - ``setup(roles, options, data, chance) -> (state, events)``: the initial position.
     - ``window(state) -> Window | None``: who owes orders now (None once the game has ended).

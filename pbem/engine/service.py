@@ -250,15 +250,17 @@ class Referee(MailCommands, GameAdmin):
         finally:
             self.db.checkpoint()
 
-    def process(self, game_id: str | None = None, *, force: bool = False) -> list:
-        """Resolve every ready phase (pbem.engine.adjudicate.process)."""
+    def process(self, game_id: str | None = None, *, force: bool = False,
+                accept_late: bool = False) -> list:
+        """Resolve every ready phase, queue due reminders, apply the downtime guard
+        (pbem.engine.adjudicate.process): a list of Resolved, Postponed and Reminded."""
         from pbem.engine.adjudicate import process
 
         if game_id is not None:
             self.game(game_id)
         try:
             return process(self.db, self.sealer, now=self.clock(), entropy=self.entropy,
-                           game_id=game_id, force=force)
+                           game_id=game_id, force=force, accept_late=accept_late)
         finally:
             self.db.checkpoint()
 
@@ -274,7 +276,8 @@ class Referee(MailCommands, GameAdmin):
 
     def status(self, game_id: str | None = None) -> list[dict]:
         """Per game: id, ruleset, status, the open window (turn, phase, owed, optional,
-        deadline), which roles have orders in force, and the players."""
+        deadline), which roles have orders in force, the players, and ``paused_since`` (when
+        the referee paused the game, or None)."""
         from pbem.engine.headers import format_time
         from pbem.store import repo
 
@@ -287,7 +290,8 @@ class Referee(MailCommands, GameAdmin):
                         "players": [{"role": p.role, "seat": p.seat, "email": p.email,
                                      "key": p.fingerprint, "zone": p.zone}
                                     for p in repo.players(s, g.id)],
-                        "window": None}
+                        "window": None,
+                        "paused_since": format_time(g.paused_at) if g.paused_at else None}
                 phase = repo.open_phase(s, g.id)
                 if phase is not None:
                     w = json.loads(phase.window_json)

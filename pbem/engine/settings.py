@@ -1,19 +1,34 @@
 """The referee's settings file, ``HOME/config.toml`` (TOML, read with :mod:`tomllib`).
 
-Only the ``[ingest]`` table exists so far; every key is optional and has the default below
-(docs/mail.md, "Settings")::
+Every table and key is optional and has the default below (docs/mail.md, "The settings
+file")::
 
     [ingest]
     read_seconds = 10          # wall-clock seconds reading one message may take
     read_memory_mb = 512       # MiB of memory reading one message may use
     rejections_per_hour = 5    # rejections mailed to one address per hour at most
 
+    [mail]
+    from = "referee@example.org"   # the From address of new games and of replies to mail
+                                   # that names no game (no default: see load_mail_settings)
+
+    [smtp]                     # how `pbem send` delivers (no host: no SMTP)
+    host = "smtp.example.org"
+    port = 587                 # default by security: none 25, starttls 587, tls 465
+    security = "starttls"      # "none" | "starttls" | "tls" (implicit TLS)
+    user = "referee"           # log in as this user (optional) ...
+    password_env = "PBEM_SMTP_PASSWORD"   # ... with the password in this environment variable
+    timeout = 60               # seconds for connecting and for each reply
+    cafile = "/etc/pbem/ca.pem"   # trust this CA (PEM) instead of the system's (optional)
+
 A file that is not valid TOML, an unknown table or key, or a value of the wrong type or range
-raises :class:`SettingsError` naming the file, the line and what was expected.
+raises :class:`SettingsError` naming the file, the line and what was expected. A password is
+never read from this file (``password`` is refused, with the way to give it).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -21,7 +36,7 @@ from pbem.engine.errors import SetupError
 from pbem.engine.readpool import Budget
 
 CONFIG_FILE = "config.toml"
-TABLES = ("ingest",)
+TABLES = ("ingest", "mail", "smtp")
 """The tables the settings file may hold (a misspelt ``[injest]`` is an error, not ignored)."""
 
 
@@ -32,31 +47,62 @@ class SettingsError(SetupError):
 @dataclass(frozen=True)
 class IngestSettings:
     """The ``[ingest]`` settings: the budget of reading one message (``read_seconds`` > 0,
-    ``read_memory_mb`` >= 1) and ``rejections_per_hour`` (>= 0) to one address."""
+    ``read_memory_mb`` >= 1) and ``rejections_per_hour`` (>= 0) to one address; plus
+    ``reply_from``, the ``[mail] from`` address (None when not set), used by the judge as the
+    From of replies to mail that names no game."""
 
     read_seconds: float = 10.0
     read_memory_mb: int = 512
     rejections_per_hour: int = 5
+    reply_from: str | None = None
 
     @property
     def budget(self) -> Budget:
         return Budget(self.read_seconds, self.read_memory_mb)
 
 
+@dataclass(frozen=True)
+class MailSettings:
+    """The ``[mail]`` settings: ``sender``, the referee's From address (``from`` in the file),
+    None when not set. ``source`` names where it was read (for messages)."""
+
+    sender: str | None = None
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class SmtpSettings:
+    """The ``[smtp]`` settings (see the module doc): ``host`` (None: no SMTP configured),
+    ``port`` (None: the default of ``security``), ``security`` ("none" | "starttls" | "tls"),
+    ``user`` and ``password_env`` (the name of the environment variable holding the password,
+    never the password), ``timeout`` in seconds, ``cafile`` (a PEM file of trusted CAs, or
+    None for the system's)."""
+
+    host: str | None = None
+    port: int | None = None
+    security: str = "starttls"
+    user: str | None = None
+    password_env: str | None = None
+    timeout: float = 60.0
+    cafile: str | None = None
+
+
 _RANGES = {"read_seconds": (0.001, 3600.0), "read_memory_mb": (1, 1_000_000),
            "rejections_per_hour": (0, 1_000_000)}
+_INGEST_KEYS = ("read_seconds", "read_memory_mb", "rejections_per_hour")
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
-def load_ingest_settings(home: Path) -> IngestSettings:
-    """The ``[ingest]`` settings of ``HOME/config.toml`` (the defaults when there is no file).
-    Raises :class:`SettingsError`."""
+def _read(home: Path) -> tuple[Path, str, dict]:
+    """(path, text, parsed TOML) of ``HOME/config.toml``; an empty dict when there is no file.
+    Raises SettingsError for an unreadable file, bad TOML or an unknown table."""
     import tomllib
 
     path = Path(home) / CONFIG_FILE
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return IngestSettings()
+        return path, "", {}
     except (OSError, UnicodeDecodeError) as e:
         raise SettingsError(f"{path}: cannot be read ({e})") from None
     try:
@@ -67,10 +113,18 @@ def load_ingest_settings(home: Path) -> IngestSettings:
         if name not in TABLES:
             raise SettingsError(f"{path}, line {_line_of(text, None, name)}: no settings table "
                                 f"[{name}]; expected one of {', '.join(f'[{t}]' for t in TABLES)}")
+    for name in TABLES:
+        if not isinstance(data.get(name, {}), dict):
+            raise SettingsError(f"{path}: '{name}' must be a table ([{name}])")
+    return path, text, data
+
+
+def load_ingest_settings(home: Path) -> IngestSettings:
+    """The ``[ingest]`` settings of ``HOME/config.toml`` (the defaults when there is no file),
+    with ``reply_from`` from ``[mail] from``. Raises :class:`SettingsError`."""
+    path, text, data = _read(home)
     table = data.get("ingest", {})
-    if not isinstance(table, dict):
-        raise SettingsError(f"{path}: 'ingest' must be a table ([ingest])")
-    known = [f.name for f in fields(IngestSettings)]
+    known = list(_INGEST_KEYS)
     values = {}
     for key, value in table.items():
         where = f"{path}, line {_line_of(text, 'ingest', key)}: [ingest] {key}"
@@ -84,7 +138,92 @@ def load_ingest_settings(home: Path) -> IngestSettings:
             raise SettingsError(f"{where} = {_toml(value)}: expected {kind} from {low:,} to "
                                 f"{high:,}")
         values[key] = float(value) if not wants_int else value
-    return IngestSettings(**values)
+    return IngestSettings(**values, reply_from=_mail(path, text, data).sender)
+
+
+def load_mail_settings(home: Path) -> MailSettings:
+    """The ``[mail]`` settings of ``HOME/config.toml`` (``sender`` None when there is no file
+    or no ``from``). Raises :class:`SettingsError` for an unknown key or a ``from`` that is
+    not one plain mail address."""
+    path, text, data = _read(home)
+    return _mail(path, text, data)
+
+
+def _mail(path: Path, text: str, data: dict) -> MailSettings:
+    sender = None
+    for key, value in data.get("mail", {}).items():
+        where = f"{path}, line {_line_of(text, 'mail', key)}: [mail] {key}"
+        if key != "from":
+            raise SettingsError(f"{where}: no such setting; expected from")
+        if not isinstance(value, str) or not _is_address(value):
+            raise SettingsError(f"{where} = {_toml(value)}: expected the referee's mail "
+                                "address, such as \"referee@example.org\" or \"Referee "
+                                "<referee@example.org>\"")
+        sender = value.strip()
+    return MailSettings(sender, f"[mail] from in {path}" if sender else "")
+
+
+def _is_address(value: str) -> bool:
+    from email.utils import parseaddr
+
+    if "\r" in value or "\n" in value or not value.isascii():
+        return False
+    _, addr = parseaddr(value)
+    local, at, domain = addr.rpartition("@")
+    return bool(at and local and domain and "." in domain and " " not in addr)
+
+
+_SMTP_KEYS = ("host", "port", "security", "user", "password_env", "timeout", "cafile")
+
+
+def load_smtp_settings(home: Path) -> SmtpSettings:
+    """The ``[smtp]`` settings of ``HOME/config.toml`` (the defaults, ``host`` None, when there
+    is no file or no table). Raises :class:`SettingsError` for an unknown key (``password``
+    among them: the password goes in an environment variable), a value of the wrong type or
+    out of range, a ``security`` not in "none", "starttls", "tls", a ``password_env`` that is
+    not a variable name, or a ``cafile`` that does not exist."""
+    from pbem.mail.transports import SECURITY_MODES
+
+    path, text, data = _read(home)
+    values: dict = {}
+    for key, value in data.get("smtp", {}).items():
+        where = f"{path}, line {_line_of(text, 'smtp', key)}: [smtp] {key}"
+        if key == "password":
+            raise SettingsError(f"{where}: pbem never reads a password from this file; put it "
+                                "in an environment variable and name that variable here with "
+                                "password_env = \"PBEM_SMTP_PASSWORD\" (then remove the "
+                                "password line)")
+        if key not in _SMTP_KEYS:
+            raise SettingsError(f"{where}: no such setting; expected one of "
+                                f"{', '.join(_SMTP_KEYS)}")
+        shown = f"{where} = {_toml(value)}"
+        if key == "port":
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 65535:
+                raise SettingsError(f"{shown}: expected a port number from 1 to 65,535")
+        elif key == "timeout":
+            if (isinstance(value, bool) or not isinstance(value, (int, float))
+                    or not 1 <= value <= 3600):
+                raise SettingsError(f"{shown}: expected a number of seconds from 1 to 3,600")
+            value = float(value)
+        elif not isinstance(value, str) or not value.strip():
+            raise SettingsError(f"{shown}: expected a text in quotes")
+        elif key == "security" and value not in SECURITY_MODES:
+            raise SettingsError(f"{shown}: expected one of "
+                                f"{', '.join(chr(34) + m + chr(34) for m in SECURITY_MODES)}")
+        elif key == "password_env" and not _ENV_NAME.match(value):
+            raise SettingsError(f"{shown}: expected the NAME of an environment variable (letters, "
+                                "digits and _), such as \"PBEM_SMTP_PASSWORD\", not the "
+                                "password itself")
+        elif key == "cafile":
+            value = str(Path(value).expanduser())
+            if not Path(value).is_file():
+                raise SettingsError(f"{shown}: no such file; expected a PEM file of the "
+                                    "certificate authorities to trust")
+        elif key == "host" and any(c.isspace() or c in "/@" for c in value):
+            raise SettingsError(f"{shown}: expected a host name or address, such as "
+                                "\"smtp.example.org\"")
+        values[key] = value.strip() if isinstance(value, str) else value
+    return SmtpSettings(**values)
 
 
 def _toml(value) -> str:

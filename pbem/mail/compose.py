@@ -56,6 +56,7 @@ def compose(
     in_reply_to: str | None = None,
     message_id_domain: str = "pbem.invalid",
     date: datetime | None = None,
+    message_key: str = "",
 ) -> bytes:
     """Return one complete message as bytes with CRLF line ends (``email.policy.SMTP``).
 
@@ -73,9 +74,14 @@ def compose(
     - ``date``: the Date header, a UTC datetime (aware datetimes are converted to UTC, naive
       ones are taken as UTC); default: now. Written in RFC 5322 section 3.3 form,
       ``Sun, 29 Nov 2026 20:15:00 +0000``.
+    - ``message_key``: what makes this mail one of its own beside another with the same
+      content (pbem passes the outbox row id, ``outbox/42``); it goes into the hash below, so
+      two mails queued with equal content get different Message-IDs, while composing the same
+      queued mail again gives the same bytes.
 
     The Message-ID is ``<YYYYMMDDTHHMMSSZ.HASH@domain>`` (the Date in UTC; HASH: the first 20
-    hex digits of a SHA-256 over sender, to, subject, text, html, attachments and in_reply_to),
+    hex digits of a SHA-256 over sender, to, subject, text, html, attachments, in_reply_to and
+    ``message_key`` when given),
     and the multipart boundary is derived from the same hash: the same arguments give the same
     bytes, so a mail composed again after a crash is recognised as the same mail.
     ``Auto-Submitted: auto-replied`` (when answering) or ``auto-generated`` marks the mail as
@@ -96,7 +102,8 @@ def compose(
     _set_address(msg, "To", to)
     msg["Subject"] = safe_header_text(subject, 998)
     msg["Date"] = format_datetime(when)
-    digest = _digest(sender, to, subject, text, html, attachments, in_reply_to)
+    digest = _digest(sender, to, subject, text, html, attachments, in_reply_to,
+                     *((message_key,) if message_key else ()))
     msg["Message-ID"] = f"<{when:%Y%m%dT%H%M%SZ}.{digest[:20]}@{message_id_domain}>"
     if in_reply_to:
         reference = _angle(in_reply_to)

@@ -109,7 +109,9 @@ class Phase(SQLModel, table=True):
     opened_at: datetime
     deadline_at: datetime = Field(index=True)
     commit: str
-    status: str = Field(default="open", index=True)  # open | resolved | undone
+    # open | resolved | undone (pbem game undo) | cancelled (opened by an undone phase) |
+    # abandoned (pbem game end)
+    status: str = Field(default="open", index=True)
     resolved_at: Optional[datetime] = None
     nmr_json: str = "[]"
     # the reminder lead times (seconds) already queued for this window, JSON list

@@ -62,6 +62,16 @@ def put_sealed(s: Session, game_id: str, owner: str, purpose: str, version: int,
         s.add(row)
 
 
+def delete_sealed(s: Session, game_id: str, owner: str, purpose: str) -> bool:
+    """Remove the sealed value (game, owner, purpose); False if there was none (an undone
+    phase's hidden setup: pbem.engine.rollback)."""
+    row = s.get(Sealed, (game_id, owner, purpose))
+    if row is None:
+        return False
+    s.delete(row)
+    return True
+
+
 # ---------------------------------------------------------------- phases
 
 def _open_or_latest_phases():

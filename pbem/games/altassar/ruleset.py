@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 
 from pbem.boards.hexmap import HexMap
-from pbem.engine.ruleset import (Chance, OptionSpec, Outcome, Parts, Resolution, Window,
-                                 check_options)
+from pbem.engine.ruleset import (Chance, OptionSpec, Outcome, Parts, Resolution, RoleSpec,
+                                 Window, check_options)
 
 from . import bots, checking, maps, orders, state, texts, turns
 from .data import load_data as _load_data
@@ -42,6 +42,11 @@ class AltassarRuleset:
     role_names = (state.CONFEDERATION, state.SPIKUS)
 
     # -- creation ---------------------------------------------------------------------------
+    def role_spec(self) -> RoleSpec:
+        """The two sides are fixed roles: every window owes orders from ``confederation`` or
+        ``spikus``, so a game must be created with exactly these two (in either seat order)."""
+        return RoleSpec(self.role_names, fixed=True)
+
     def options(self) -> dict:
         """The options a game may set at creation: ``attrition`` and ``escort`` (21.1)."""
         return dict(OPTIONS)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 
 from pbem.boards.hexmap import HexMap
-from pbem.engine.ruleset import (Chance, OptionSpec, Outcome, Parts, Resolution, Window,
-                                 check_options)
+from pbem.engine.ruleset import (Chance, OptionSpec, Outcome, Parts, Resolution, RoleSpec,
+                                 Window, check_options)
 
 from . import bots, maps, orders, placement, state, texts, windows
 from .data import load_data as _load_data
@@ -47,6 +47,13 @@ class AtlantisRuleset:
     role_names = ("red", "green", "blue", "yellow")
 
     # -- creation ---------------------------------------------------------------------------
+    def role_spec(self) -> RoleSpec:
+        """Any role names (the colours are suggestions), of lower-case letters only: people are
+        named by role and number (``red3``), so a digit in a role name would be ambiguous
+        (:func:`~pbem.games.atlantis.windows.setup`)."""
+        return RoleSpec(self.role_names, fixed=False, pattern=r"^[a-z]+$",
+                        pattern_help="lower-case letters only")
+
     def options(self) -> dict:
         """The options a game may set at creation: ``ships``, ``volcano``, ``end``."""
         return dict(OPTIONS)
