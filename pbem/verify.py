@@ -13,7 +13,15 @@
    keyed with the nonces of that phase's ``dice-reveal``, which must come before the hidden-reveal;
 5. at ``setup-reveal``: ``sha256(salt + canonical_json(hidden))`` is the ``setup-commit`` (one per
    game, anywhere before the reveal: at creation or at the end of the window that dealt the setup);
-6. an unfinished log is fine: what is not yet revealed is counted as pending, not as an error.
+6. an unfinished log is fine: what is not yet revealed is counted as pending, not as an error;
+7. a referee's undo (``{"type": "referee", "action": "undo", "phase": P, "commit": ...}``) names
+   the last resolved phase (revealed, with no phase resolved after it) before the game's end. The
+   undone phase's rolls were checked at its reveal and its hidden rolls are checked at the
+   hidden-reveal with its own nonces; after the undo, P may be committed again, and every
+   commitment made after P's reveal (the window its resolution opened) is cancelled: after its
+   own reveal it may be committed again too. A ``setup-commit`` that followed P's reveal is
+   withdrawn, and the setup is committed again. Each commitment of a phase id is matched with
+   its own rolls and reveal, in order.
 
 The result is a :class:`VerifyReport`; nothing is raised for a bad log.
 """
@@ -42,7 +50,8 @@ class VerifyReport:
     ``errors`` and ``warnings`` are lines ``"<source>:<line>: <what was expected, what was found>"``
     (line numbers count from 1). ``ok`` is True when there is no error; pending draws are not
     errors. Counts: ``lines`` read; ``phases_verified`` (revealed, seed matches its commitment,
-    every roll re-derived) and ``phases_pending`` (committed, not yet revealed);
+    every roll re-derived), ``phases_pending`` (committed, not yet revealed) and
+    ``phases_undone`` (rolled back by a referee's undo, their rolls verified all the same);
     ``rolls_verified``/``rolls_pending`` (public rolls); ``hidden_verified``/``hidden_pending``
     (hidden rolls); ``setups_verified``/``setups_pending`` (hidden setups). ``head`` is the hash
     of the last line: compare it with the head published elsewhere (a report) to protect the last
@@ -61,6 +70,7 @@ class VerifyReport:
     hidden_pending: int = 0
     setups_verified: int = 0
     setups_pending: int = 0
+    phases_undone: int = 0
     head: str = GENESIS
 
     @property
@@ -74,7 +84,8 @@ class VerifyReport:
         verdict = "OK" if self.ok else f"FAILED ({len(self.errors)} errors)"
         out = [
             f"{self.source}: {verdict}: {self.lines} lines; "
-            f"{self.phases_verified} phases verified, {self.phases_pending} pending; "
+            f"{self.phases_verified} phases verified, {self.phases_pending} pending"
+            + (f", {self.phases_undone} undone; " if self.phases_undone else "; ") +
             f"{self.rolls_verified} rolls verified, {self.rolls_pending} pending; "
             f"hidden rolls {self.hidden_verified} verified, {self.hidden_pending} pending; "
             f"setups {self.setups_verified} verified, {self.setups_pending} pending",
@@ -86,11 +97,14 @@ class VerifyReport:
 
 
 class _Phase:
-    """One phase's public stream: commitment, rolls (line, sides, value) and reveal, whose
-    nonces also key the phase's hidden stream."""
+    """One commitment of a phase: its public stream (commitment, rolls (line, sides, value) and
+    reveal, whose nonces also key the phase's hidden stream) and the count of its hidden rolls.
+    A phase id has more than one when a referee's undo rolled the phase back (``undone``: the
+    undo's line) or cancelled the window (``cancelled``: the undo's line) and it was committed
+    again."""
 
     __slots__ = ("commit", "commit_line", "rolls", "next_index", "revealed", "nonces", "broken",
-                 "reported")
+                 "reported", "hidden_next", "undone", "cancelled")
 
     def __init__(self) -> None:
         self.commit: str | None = None
@@ -101,20 +115,23 @@ class _Phase:
         self.nonces: dict[str, str] | None = None  # the dice-reveal's nonces, if well-formed
         self.broken = False      # an index or sides error: the rolls cannot be re-derived
         self.reported = False    # "roll before its dice-commit" already reported
+        self.hidden_next = 0     # the index of the next hidden roll of this commitment
+        self.undone = 0          # line of the referee's undo that rolled it back
+        self.cancelled = 0       # line of the referee's undo that cancelled its window
 
 
 class _Game:
     """One game's hidden stream and hidden setup."""
 
-    __slots__ = ("hidden_commit", "hidden_line", "hidden_rolls", "hidden_next", "hidden_revealed",
+    __slots__ = ("hidden_commit", "hidden_line", "hidden_rolls", "hidden_revealed",
                  "hidden_broken", "hidden_reported", "setup_commit", "setup_line", "setup_revealed",
                  "ended")
 
     def __init__(self) -> None:
         self.hidden_commit: str | None = None
         self.hidden_line = 0
-        self.hidden_rolls: list[tuple[int, str, int]] = []   # (line, phase, sides) in log order
-        self.hidden_next: dict[str, int] = {}
+        # (line, phase, sides, the phase's commitment then) in log order
+        self.hidden_rolls: list[tuple[int, str, int, _Phase]] = []
         self.hidden_revealed = 0
         self.hidden_broken = False
         self.hidden_reported = False
@@ -147,6 +164,7 @@ class _Verifier(HiddenChecks):
             "orders": self.orders,
             "orders-used": self.orders_used,
             "game-end": self.game_end,
+            "referee": self.referee,
         }
 
     # --- reporting -------------------------------------------------------------------------
@@ -276,9 +294,19 @@ class _Verifier(HiddenChecks):
                 and self.hex_field(n, obj, "dice-commit", "commit")):
             return
         ph = self.phase_of(obj["game"], obj["phase"])
+        if ph.commit is not None and ph.cancelled:  # its window was cancelled by an undo
+            if not ph.revealed:
+                self.warn(n, f"dice-commit for phase {obj['phase']!r}: the window committed at line "
+                             f"{ph.commit_line} was cancelled by the undo at line {ph.cancelled}, "
+                             "but its seed was never revealed")
+                self.r.phases_pending += 1
+            ph = self.phases[(obj["game"], obj["phase"])] = _Phase()
+            self.order_roles.pop((obj["game"], obj["phase"]), None)
         if ph.commit is not None:
             self.error(n, f"dice-commit for phase {obj['phase']!r}: expected one per phase, found a "
-                          f"second (the first is line {ph.commit_line})")
+                          f"second (the first is line {ph.commit_line})"
+                          + (f"; the phase was undone at line {ph.undone}, after which it is "
+                             "committed once again" if ph.undone else ""))
             return
         if ph.rolls:
             self.error(n, f"dice-commit for phase {obj['phase']!r}: expected before the phase's rolls, "
@@ -414,6 +442,63 @@ class _Verifier(HiddenChecks):
     def game_end(self, n: int, obj: dict) -> None:
         if isinstance(obj.get("game"), str):
             self.game_of(obj["game"]).ended = n
+
+    # --- referee actions -----------------------------------------------------------------------
+
+    def referee(self, n: int, obj: dict) -> None:
+        if obj.get("action") == "undo":
+            self.undo(n, obj)
+
+    def undo(self, n: int, obj: dict) -> None:
+        """A referee's undo of the last resolved phase (docs/log.md, "Undo"): the phase's
+        commitment is set aside (its rolls were checked at its reveal; its hidden rolls keep its
+        nonces), the phase may be committed again, the windows committed after its reveal are
+        cancelled, and a setup-commit made after its reveal is withdrawn."""
+        if not self.text_fields(n, obj, "referee undo", ("game", "phase")):
+            return
+        game, phase = obj["game"], obj["phase"]
+        ph = self.phases.get((game, phase))
+        if ph is None or ph.commit is None or not ph.revealed:
+            found = ("none" if ph is None or ph.commit is None else
+                     f"its dice-commit at line {ph.commit_line} without a reveal")
+            self.error(n, f"undo of phase {phase!r}: expected a resolved phase (its dice-commit "
+                          f"and dice-reveal) before the undo, found {found}")
+            return
+        g = self.game_of(game)
+        if g.ended or g.hidden_revealed:
+            self.error(n, f"undo of phase {phase!r}: expected none after the game's end (line "
+                          f"{g.ended or g.hidden_revealed}): the hidden seed is public by then")
+            return
+        commit = obj.get("commit")
+        if commit is not None and commit != ph.commit:
+            self.error(n, f"undo of phase {phase!r}: expected the commit {ph.commit} of the phase's "
+                          f"dice-commit (line {ph.commit_line}), found {commit!r}")
+            return
+        later = [(p, other) for (gid, p), other in self.phases.items()
+                 if gid == game and other is not ph and other.commit_line > ph.revealed
+                 and not other.cancelled]
+        resolved = [(p, other) for p, other in later if other.revealed]
+        if resolved:
+            p, other = resolved[0]
+            self.error(n, f"undo of phase {phase!r}: expected the last resolved phase, found phase "
+                          f"{p!r} resolved after it (dice-reveal at line {other.revealed})")
+            return
+        for _, other in later:
+            other.cancelled = n
+        ph.undone = n
+        self.r.phases_undone += 1
+        self.phases[(game, phase)] = _Phase()
+        self.order_roles.pop((game, phase), None)
+        withdrawn = g.setup_commit is not None and g.setup_line > ph.revealed
+        claimed = obj.get("setup_withdrawn")
+        if claimed is not None and claimed is not withdrawn:
+            self.error(n, f"undo of phase {phase!r}: 'setup_withdrawn' is {claimed!r}, but "
+                          + (f"the setup-commit at line {g.setup_line} follows the phase's "
+                             f"dice-reveal (line {ph.revealed}): it is withdrawn" if withdrawn else
+                             "no setup-commit follows the phase's dice-reveal "
+                             f"(line {ph.revealed})"))
+        if withdrawn:
+            g.setup_commit, g.setup_line = None, 0
 
     # --- the end of the log --------------------------------------------------------------------
 

@@ -44,12 +44,13 @@ class HiddenChecks:
         if g.hidden_commit is None and not g.hidden_reported:
             self.error(n, "hidden roll: expected a hidden-commit for the game before it, found none")
             g.hidden_reported = True
-        expected = g.hidden_next.get(phase, 0)
+        ph = self.phase_of(game, phase)  # the phase's current commitment: its nonces key the roll
+        expected = ph.hidden_next
         if index != expected:
             self.index_error(n, phase, index, expected, "hidden")
             g.hidden_broken = True
-        g.hidden_next[phase] = index + 1
-        g.hidden_rolls.append((n, phase, sides))
+        ph.hidden_next = index + 1
+        g.hidden_rolls.append((n, phase, sides, ph))
 
     def hidden_reveal(self, n: int, obj: dict) -> None:
         if not self.text_fields(n, obj, "hidden-reveal", ("game",)):
@@ -82,12 +83,13 @@ class HiddenChecks:
             self.error(n, "hidden-reveal: the hidden rolls are not re-derived: their indices or sides "
                           "are wrong (see above)")
             return
-        streams: dict[str, DiceStream | None] = {}  # None: the phase's stream cannot be derived
+        # per commitment of a phase (an undone phase has two): None if it cannot be derived
+        streams: dict[object, DiceStream | None] = {}
         good = 0
-        for (line, phase, sides), value in zip(g.hidden_rolls, values):
-            stream = streams.get(phase, False)
+        for (line, phase, sides, ph), value in zip(g.hidden_rolls, values):
+            stream = streams.get(ph, False)
             if stream is False:
-                stream = streams[phase] = self.hidden_stream(n, line, seed, game, phase)
+                stream = streams[ph] = self.hidden_stream(n, line, seed, game, phase, ph)
             if stream is None:
                 continue
             expected = stream.draw(sides)
@@ -98,13 +100,13 @@ class HiddenChecks:
                                  f"the seed revealed at line {n}, found {value!r} in its 'values'")
         self.r.hidden_verified += good
 
-    def hidden_stream(self, n: int, line: int, seed: bytes, game: str,
-                      phase: str) -> DiceStream | None:
-        """The hidden stream of ``phase``, keyed with the nonces of the phase's dice-reveal; None,
-        after reporting why at the hidden-reveal (line ``n``), if it cannot be derived. ``line``
-        is the phase's first hidden roll."""
-        ph = self.phases.get((game, phase))
-        if ph is None or not ph.revealed:
+    def hidden_stream(self, n: int, line: int, seed: bytes, game: str, phase: str,
+                      ph) -> DiceStream | None:
+        """The hidden stream of ``phase`` for its commitment ``ph`` (a phase undone and committed
+        again has two), keyed with the nonces of that commitment's dice-reveal; None, after
+        reporting why at the hidden-reveal (line ``n``), if it cannot be derived. ``line`` is the
+        first hidden roll of that commitment."""
+        if not ph.revealed:
             self.error(n, f"hidden-reveal: the hidden rolls of phase {phase!r} (the first at line "
                           f"{line}) are not re-derived: expected the phase's dice-reveal before this "
                           "line (its nonces key the phase's hidden stream), found none")

@@ -124,6 +124,16 @@ def incoming(data, origin="test", bare=None):
     return Incoming(raw, origin, (not looks_like_message(raw)) if bare is None else bare)
 
 
+@pytest.fixture(scope="session")
+def demo_game(tmp_path_factory):
+    """One reproducible `pbem demo` (Atlantis, 3 players, seed 8), played once per test run:
+    its result dict (``out``: the folder, ``game``, ``phases``...). A finished game with a long
+    log and every kind of report; tests must not change it."""
+    from pbem.demo import run_demo
+
+    return run_demo("atlantis", players=3, out_dir=tmp_path_factory.mktemp("demo"), seed=8)
+
+
 def pytest_configure(config):
     import sys
 

@@ -59,6 +59,10 @@ def _fail_on_errors(fn):
             return fn(*args, **kwargs)
         except click.ClickException:
             raise
+        except BrokenPipeError as e:
+            if stdout_gone():  # `pbem log GAME | head`: end quietly (_Main.invoke)
+                raise
+            raise click.ClickException(str(e)) from None  # a pipe of ours, say to sendmail
         except (PbemError, CryptoError, MailError, UnknownRuleset, OSError, ValueError) as e:
             raise click.ClickException(str(e)) from None
         except Exception as e:  # a database we cannot open, and the like: say what, not where
@@ -77,7 +81,65 @@ def _fail_on_errors(fn):
     return wrapper
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def stdout_gone() -> bool:
+    """True when standard output is a pipe whose reader has gone away (``pbem log GAME |
+    head`` once head has its lines): poll reports an error on our end of the pipe. False for
+    anything else, so that a broken pipe of our own (to sendmail, say) stays an error."""
+    import select
+
+    try:
+        fd = sys.__stdout__.fileno() if sys.stdout is None else sys.stdout.fileno()
+        poller = select.poll()
+        poller.register(fd, select.POLLOUT)
+        return any(mask & (select.POLLERR | select.POLLHUP) for _, mask in poller.poll(0))
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so that nothing more is written to the closed pipe,
+    not even by the flush at exit (Python's documentation, signal module, "Note on SIGPIPE")."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):
+        pass
+
+
+def _end_if_reader_gone(e: OSError) -> None:
+    """Raise click's Exit(0) when ``e`` is a broken pipe on standard output: a reader that has
+    read enough (``| head``, ``| less`` then q) is not an error; every command ends quietly
+    with status 0 then. Any other error is left to the caller."""
+    import errno
+
+    if e.errno == errno.EPIPE and stdout_gone():
+        _silence_stdout()
+        raise click.exceptions.Exit(0)
+
+
+class _Main(click.Group):
+    """The ``pbem`` group: a command whose reader goes away ends quietly (see
+    :func:`_end_if_reader_gone`); click itself would print nothing but exit with status 1."""
+
+    def make_context(self, *args, **kwargs):
+        try:
+            return super().make_context(*args, **kwargs)
+        except OSError as e:  # `pbem --help | head -1`
+            _end_if_reader_gone(e)
+            raise
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except OSError as e:
+            _end_if_reader_gone(e)
+            raise
+
+
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--home", envvar="PBEM_HOME", metavar="DIR",
               help="Folder of the database and the referee's key [env PBEM_HOME; default ~/.pbem].")
 @click.option("--db", envvar="PBEM_DB", metavar="URL",
@@ -108,16 +170,18 @@ def read_text_file(path: str, what: str) -> str:
 
 
 def run() -> None:  # pragma: no cover - the console script
-    """The ``pbem`` console script: ``main`` with a quiet exit when the reader of our output
-    goes away (``pbem log GAME | head``)."""
+    """The ``pbem`` console script: ``main`` with a quiet exit, status 0, when the reader of
+    our output goes away (``pbem log GAME | head``; :class:`_Main`)."""
     try:
         main()
     except BrokenPipeError:
-        import os
-
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(1)
+        _silence_stdout()
+        sys.exit(0)
+    finally:  # what is still buffered must not fail at exit ("Exception ignored ...", status 120)
+        try:
+            sys.stdout.flush()
+        except (AttributeError, BrokenPipeError, ValueError):
+            _silence_stdout()
 
 
 # the commands register themselves on ``main``

@@ -122,7 +122,10 @@ def status(obj, game_id, as_json):
         w = g["window"]
         if w:
             late = "  OVERDUE" if w["overdue"] else ""
-            click.echo(f"  window turn {w['turn']} phase {w['phase']}, deadline {w['deadline']}{late}")
+            click.echo(f"  window turn {w['turn']} phase {w['phase']}, deadline "
+                       f"{w['deadline_text']}{late}")
+            if w["closes"] != w["deadline"]:
+                click.echo(f"  grace: orders taken until {w['closes']}")
             waiting = [r for r in w["owed"] if r not in w["orders_in"]]
             click.echo(f"  orders in: {', '.join(w['orders_in']) or 'none'}; waiting for: "
                        f"{', '.join(waiting) or 'nobody'}")

@@ -21,6 +21,7 @@ import base64
 import binascii
 import functools
 import hashlib
+import re
 import secrets
 import unicodedata
 from dataclasses import dataclass, field
@@ -276,7 +277,7 @@ def load_public_key(text: str, source: str) -> PublicKey:
         where = f"{source}:{lineno}"
         if found is not None:
             raise KeyFormatError(
-                f"{where}: a second key line {quote(s)}; a key file holds one key "
+                f"{where}: a second key line ({_shown(s)}); a key file holds one key "
                 f"(the first is on line {found_line})"
             )
         found = _parse_public_line(s, where)
@@ -317,18 +318,39 @@ def _parse_public_line(s: str, where: str) -> PublicKey:
             raise UnsupportedKeyTypeError(f"{where}: {quote(s)} is not an Ed25519 key; {_ONLY_ED25519}")
         return PublicKey(key.public_bytes_raw(), _comment(comment, where))
     if kind.startswith(_OTHER_SSH_TYPES):
-        raise UnsupportedKeyTypeError(f"{where}: {quote(s)} is an {kind} key; {_ONLY_ED25519}")
-    if kind == PRIVATE_KEY_TAG or s.startswith("-----BEGIN"):
+        raise UnsupportedKeyTypeError(f"{where}: a line starting {quote(kind, 60)} is an "
+                                      f"{kind} key; {_ONLY_ED25519}")
+    if kind == PRIVATE_KEY_TAG or (s.startswith("-----BEGIN") and "PRIVATE KEY" in s):
         raise KeyFormatError(
-            f"{where}: {quote(s)} is a private key; give the public key (NAME.pub or "
-            "~/.ssh/id_ed25519.pub) and keep the private key secret"
+            f"{where}: {_shown(s)} is a private key (not shown: it is secret); give the "
+            "public key (NAME.pub or ~/.ssh/id_ed25519.pub) and keep the private key secret"
         )
     if f" {SSH_ED25519} " in f" {s} ":
         raise KeyFormatError(
             f"{where}: {quote(s)} has text before the key type (authorized_keys options?); "
             f"{_EXPECTED_PUBLIC}"
         )
-    raise KeyFormatError(f"{where}: {quote(s)}: {_EXPECTED_PUBLIC}")
+    raise KeyFormatError(f"{where}: {_shown(s)}: {_EXPECTED_PUBLIC}")
+
+
+_KIND_WORD = re.compile(r"[a-z][a-z0-9.@_-]{0,39}")
+_PEM_MARKER = re.compile(r"-----(BEGIN|END) [A-Z0-9 ]{1,40}-----")
+
+
+def _shown(s: str) -> str:
+    """What an error message may say of a key file line that is not a public key line: it may
+    be secret key material (a private key, the referee's master key), so never the line. Only
+    its first word is quoted, and only when it reads like a key type (lower-case letters,
+    digits and ``-.@_``, at most 40 characters: ``pbem-ed25519-private``; base64 key data
+    never fits) or is a PEM marker line (``-----BEGIN OPENSSH PRIVATE KEY-----``); else the
+    line's length."""
+    word = s.split(None, 1)[0] if s.split() else ""
+    marker = _PEM_MARKER.match(s)
+    if marker:
+        return f"the line {marker.group(0)!r}"
+    if _KIND_WORD.fullmatch(word):
+        return f"a line starting {word!r}"
+    return f"a line of {len(s)} characters (not shown: it may be secret)"
 
 
 def _comment(comment: str, where: str) -> str:
@@ -365,11 +387,11 @@ def load_private_key(text: str, source: str) -> PrivateKey:
         where = f"{source}:{lineno}"
         fields = s.split(None, 2)
         kind = fields[0]
-        # Only the first word of a line is quoted: the rest may be secret key material.
-        shown = quote(kind, 40)
+        # At most the first word of a line is quoted: the rest may be secret key material.
+        shown = _shown(s)
         if found is not None:
             raise KeyFormatError(
-                f"{where}: a second key line (starting {shown}); a key file holds one key "
+                f"{where}: a second key line ({shown}); a key file holds one key "
                 f"(the first is on line {found_line})"
             )
         if kind != PRIVATE_KEY_TAG:
@@ -380,7 +402,7 @@ def load_private_key(text: str, source: str) -> PrivateKey:
                     f"{where}: {quote(s)} is a PEM private key; {_EXPECTED_PRIVATE} "
                     "(convert with `ssh-keygen -p -f FILE` or make a key with `pbem keygen`)"
                 )
-            raise KeyFormatError(f"{where}: a line starting {shown}: {_EXPECTED_PRIVATE}")
+            raise KeyFormatError(f"{where}: {shown}: {_EXPECTED_PRIVATE}")
         if len(fields) < 2:
             raise KeyFormatError(f"{where}: {quote(s)} has no key data; {_EXPECTED_PRIVATE}")
         try:

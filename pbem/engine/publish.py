@@ -70,6 +70,9 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
         outcome_ctx = {"scores": outcome.scores, "winners": list(outcome.winners),
                        "reason": outcome.reason}
 
+    from pbem.engine.gamestate import game_schedule
+
+    schedule = game_schedule(game)
     public_text = ""
     referee_fp = ctx.sealer.referee_signing_key(game.id).public_key().fingerprint
     lines, head = ctx.log_position()
@@ -85,6 +88,9 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
                         "optional": list(window.optional),
                         "you_owe": reader in window.owed, "you_may": reader in window.optional,
                         "deadline": format_deadline(next_phase.deadline_at, zone),
+                        "closes": (format_deadline(schedule.closes_at(next_phase.deadline_at),
+                                                   zone) if schedule.grace else None),
+                        "close_early": schedule.close_early and bool(window.owed),
                         "commit": next_phase.commit}
             if window.accepts(reader):
                 template = (order_header(game.id, window.turn, window.phase, reader,

@@ -277,8 +277,12 @@ class Referee(MailCommands, GameAdmin):
     def status(self, game_id: str | None = None) -> list[dict]:
         """Per game: id, ruleset, status, the open window (turn, phase, owed, optional,
         deadline), which roles have orders in force, the players, and ``paused_since`` (when
-        the referee paused the game, or None)."""
+        the referee paused the game, or None). The window's ``deadline`` is ISO 8601 UTC,
+        ``deadline_text`` the same in UTC and the game's zone, ``closes`` the deadline plus
+        the grace."""
+        from pbem.engine.gamestate import game_schedule
         from pbem.engine.headers import format_time
+        from pbem.engine.schedule import format_when
         from pbem.store import repo
 
         out = []
@@ -296,10 +300,15 @@ class Referee(MailCommands, GameAdmin):
                 if phase is not None:
                     w = json.loads(phase.window_json)
                     held = sorted(o.role for o in repo.accepted_orders(s, g.id, phase.seq))
+                    sched = game_schedule(g)
+                    closes = sched.closes_at(phase.deadline_at)
                     item["window"] = {"turn": phase.turn, "phase": phase.name,
                                       "phase_id": phase.phase_id, "owed": w["owed"],
                                       "optional": w.get("optional", []), "orders_in": held,
                                       "deadline": format_time(phase.deadline_at),
+                                      "deadline_text": format_when(phase.deadline_at,
+                                                                   sched.zone),
+                                      "closes": format_time(closes),
                                       "overdue": self.clock() >= phase.deadline_at}
                 out.append(item)
         return out

@@ -1,0 +1,259 @@
+"""Delivering the queued mail: the one loop behind ``pbem send`` (SMTP or sendmail) and
+``pbem outbox DIR`` (a folder) (docs/mail.md, "Sending").
+
+A run draws a random claim token and repeats, until nothing is due or its ``limit`` is
+reached: claim a batch of due messages in one UPDATE (:func:`pbem.store.outbox.claim`, lease
+:data:`LEASE_SECONDS`), make the database durable (no mail leaves before the phase that
+produced it is on disk, DESIGN.md "Storage"), read the batch back (each row checked against its
+MAC), and for each message: compose it (the same row always gives the same bytes and the same
+Message-ID), hand it to the transport, and record the outcome in its own small transaction,
+which also renews the lease on the rest of the batch. So:
+
+- a run killed at any moment loses at most the record of the message in flight: that message
+  goes again when its claim expires (at most twice, with the same Message-ID);
+- two runs at once never deliver the same message (a claim is taken only when no live run
+  holds it);
+- a temporary failure (:class:`~pbem.mail.transports.TemporaryFailure`) counts an attempt and
+  schedules the next try after :func:`retry_delay`; once the message has been queued for
+  :data:`GIVE_UP_SECONDS`, the next temporary failure marks it failed with the last answer;
+- a permanent failure marks the message failed with the server's answer;
+- a row that fails its integrity check, or whose stored report or letter cannot be read back,
+  is reported and left queued (never delivered); the others still go.
+
+Times are UTC, durations in seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from email.utils import getaddresses, parseaddr
+from typing import Callable
+
+LEASE_SECONDS = 600
+"""How long a run's claim on a message lasts (renewed after every message the run handles);
+a killed run's messages are due again this long after its last renewal."""
+BATCH = 20
+"""How many messages a run claims at a time."""
+FIRST_RETRY_SECONDS = 5 * 60
+"""The wait after the first temporary failure; it doubles with each further one ..."""
+MAX_RETRY_SECONDS = 6 * 3600
+"""... up to this."""
+GIVE_UP_SECONDS = 3 * 86400
+"""A message queued this long ago is marked failed at its next temporary failure."""
+
+TAMPERED_WHY = ("the row fails its integrity check (it was changed outside pbem, for example its "
+                "sent_at cleared to send it again; docs/security.md); it is not sent, the rest are")
+
+
+def retry_delay(attempts: int) -> int:
+    """Seconds to wait before the next try after ``attempts`` (>= 1) tries that failed for
+    now: 300, 600, 1200, 2400, ... doubling, at most :data:`MAX_RETRY_SECONDS` (6 h)."""
+    return min(FIRST_RETRY_SECONDS * 2 ** max(0, min(attempts - 1, 20)), MAX_RETRY_SECONDS)
+
+
+@dataclass
+class Delivered:
+    """What became of one queued message in a run. ``status``: ``sent``, ``retry`` (a
+    temporary failure; ``next_try`` says when), or ``failed`` (permanently, or given up).
+    ``answer``: the server's reply or what happened; ``where``: what the transport returned
+    (the file's Path for a folder)."""
+
+    id: int
+    game: str | None
+    kind: str
+    to: str
+    subject: str
+    status: str
+    answer: str = ""
+    next_try: datetime | None = None
+    where: object = None
+    attempts: int = 0
+
+    @property
+    def what(self) -> str:
+        """``report to red@example.org (atl-7)``."""
+        return f"{self.kind} to {self.to} ({self.game or 'no game'})"
+
+
+@dataclass
+class DeliveryRun:
+    """The outcome of one run: ``results`` per message handled, ``problems`` as ``(what, why)``
+    for rows that were not delivered and stay queued (tampered, or unreadable), ``stopped``:
+    why the run ended before the queue did (the server could not be reached; the rest stays
+    due), ``fatal``: why nothing (more) could be sent at all (a refused login, a missing
+    password, an unusable folder or program)."""
+
+    results: list[Delivered] = field(default_factory=list)
+    problems: list[tuple[str, str]] = field(default_factory=list)
+    stopped: str | None = None
+    fatal: str | None = None
+
+    def _of(self, status: str) -> list[Delivered]:
+        return [r for r in self.results if r.status == status]
+
+    @property
+    def sent(self) -> list[Delivered]:
+        return self._of("sent")
+
+    @property
+    def retry(self) -> list[Delivered]:
+        return self._of("retry")
+
+    @property
+    def failed(self) -> list[Delivered]:
+        return self._of("failed")
+
+    def summary(self) -> str:
+        """``sent 5, retry later 1, failed 1``."""
+        return (f"sent {len(self.sent)}, retry later {len(self.retry)}, "
+                f"failed {len(self.failed)}")
+
+    @property
+    def ok(self) -> bool:
+        """Nothing failed for good, no row was tampered with or unreadable, and the transport
+        was usable."""
+        return not self.failed and not self.problems and not self.fatal
+
+
+def compose_queued(s, sealer, row) -> tuple[str, bytes]:
+    """``(From address, message bytes)`` of a queued Outbox ``row``: a report is composed from
+    its stored (sealed) report of ``report_seq`` in text and HTML, a receipt, rejection,
+    notice or reminder from its sealed letter. Raises ComposeError (pbem.mail.errors) for a
+    mail that cannot be made (an address that is not one), anything else for a row whose
+    stored parts cannot be read back."""
+    from pbem.engine.publish import compose_letter, compose_report
+    from pbem.store import repo
+
+    if row.kind == "report":
+        game = repo.get_game(s, row.game_id)
+        if game is None:
+            raise LookupError(f"its game {row.game_id!r} is not in the database")
+        parts = {}
+        for fmt in ("text", "html"):
+            rep = repo.get_report(s, row.game_id, row.owner, fmt, row.report_seq)
+            if rep is None:
+                raise LookupError(f"no stored {fmt} report of phase {row.report_seq} for "
+                                  f"{row.owner}")
+            parts[fmt] = sealer.open(row.game_id, row.owner, f"report:{row.report_seq}:{fmt}",
+                                     0, rep.blob).decode()
+        return game.referee_address, compose_report(game, row, parts["text"], parts["html"])
+    letter = json.loads(sealer.open(row.game_id or "-", row.owner, f"mail:{row.kind}", 0,
+                                    row.blob))
+    return letter["sender"], compose_letter(row, letter)
+
+
+def deliver_queued(db, sealer, transport, *, clock: Callable[[], datetime],
+                   limit: int | None = None, token: str | None = None, batch: int = BATCH,
+                   lease: int = LEASE_SECONDS) -> DeliveryRun:
+    """Deliver the due queued mail of ``db`` with ``transport``
+    (:mod:`pbem.mail.transports`), at most ``limit`` messages (None: all), as described in
+    the module doc; ``clock()`` gives the current UTC time. Closes the transport and releases
+    the run's remaining claims before returning, whatever happens. Raises what the database
+    raises (e.g. DatabaseError when it cannot be made durable: then nothing left)."""
+    from pbem.mail.errors import ComposeError
+    from pbem.mail.transports import PermanentFailure, TemporaryFailure, TransportUnusable
+    from pbem.store import outbox as store
+
+    token = token or secrets.token_hex(16)
+    run = DeliveryRun()
+    seen: set[int] = set()
+    tried = 0
+    try:
+        while limit is None or tried < limit:
+            now = clock()
+            want = batch if limit is None else min(batch, limit - tried)
+            with db.write() as s:
+                if not store.claim(s, token, now, now + timedelta(seconds=lease), want):
+                    break
+            db.make_durable()
+            with db.read() as s:
+                rows, tampered = store.claimed(s, token, skip=seen)
+            for e in tampered:
+                seen.add(e.key[0])
+                run.problems.append((f"queued mail {', '.join(map(str, e.key))}", TAMPERED_WHY))
+            held = {r.id for r in rows}
+            for i, row in enumerate(rows):
+                seen.add(row.id)
+                if row.id not in held:  # our lease ran out and another run took it
+                    continue
+                rest = [r.id for r in rows[i + 1:]]
+                out = Delivered(row.id, row.game_id, row.kind, row.to_addr, row.subject, "",
+                                attempts=row.attempts or 0)
+                try:
+                    with db.read() as s:
+                        sender, data = compose_queued(s, sealer, row)
+                except ComposeError as e:
+                    out.status, out.answer = "failed", f"cannot be composed: {e}"
+                    with db.write() as s:
+                        store.mark_failed(s, row.id, clock(), out.answer, attempted=False)
+                        held = store.renew(s, token, rest, clock() + timedelta(seconds=lease))
+                    run.results.append(out)
+                    continue
+                except Exception as e:  # a damaged stored row: report it, send the rest
+                    run.problems.append((out.what, f"queued mail {row.id} cannot be read back "
+                                                   f"({type(e).__name__}: {e}); it stays queued"))
+                    continue
+                tried += 1
+                recipients = [a for _, a in getaddresses([row.to_addr]) if a]
+                try:
+                    out.where = transport.deliver(
+                        parseaddr(sender)[1] or sender, recipients, data,
+                        hint=f"{row.game_id or 'judge'}-{row.kind}-{row.owner}",
+                        queued_at=row.created_at)
+                except TransportUnusable as e:
+                    run.fatal = str(e)
+                    return run
+                except TemporaryFailure as e:
+                    when = clock()
+                    out.attempts += 1
+                    if when - row.created_at >= timedelta(seconds=GIVE_UP_SECONDS):
+                        out.status = "failed"
+                        out.answer = (f"gave up after {out.attempts} attempt"
+                                      f"{'s' if out.attempts != 1 else ''} in "
+                                      f"{_span(when - row.created_at)} since it was queued; "
+                                      f"last answer: {e.answer}")
+                        with db.write() as s:
+                            store.mark_failed(s, row.id, when, out.answer)
+                            held = store.renew(s, token, rest, when + timedelta(seconds=lease))
+                    else:
+                        out.status, out.answer = "retry", e.answer
+                        out.next_try = when + timedelta(seconds=retry_delay(out.attempts))
+                        with db.write() as s:
+                            store.mark_retry(s, row.id, e.answer, out.next_try)
+                            held = store.renew(s, token, rest, when + timedelta(seconds=lease))
+                    run.results.append(out)
+                    if e.connection:  # the others would fail the same way: stop here
+                        run.stopped = e.answer
+                        return run
+                    continue
+                except PermanentFailure as e:
+                    out.status, out.answer = "failed", e.answer
+                    out.attempts += 1
+                    when = clock()
+                    with db.write() as s:
+                        store.mark_failed(s, row.id, when, e.answer)
+                        held = store.renew(s, token, rest, when + timedelta(seconds=lease))
+                    run.results.append(out)
+                    continue
+                out.status = "sent"
+                out.attempts += 1
+                when = clock()
+                with db.write() as s:
+                    store.mark_sent(s, row.id, when)
+                    held = store.renew(s, token, rest, when + timedelta(seconds=lease))
+                run.results.append(out)
+        return run
+    finally:
+        try:
+            transport.close()
+        finally:
+            with db.write() as s:
+                store.release(s, token)
+
+
+def _span(delta: timedelta) -> str:
+    hours = delta.total_seconds() / 3600
+    return f"{hours / 24:.1f} days" if hours >= 48 else f"{hours:.1f} hours"
