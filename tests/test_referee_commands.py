@@ -44,34 +44,29 @@ def game(referee, players):
                                       DeadlineRule("after", seconds=24 * 3600), zone=ZONE,
                                       remind=(86400, 7200)))
     referee.new_game(spec)
-    Mailbox(referee).take()  # the setup reports
+    mail(referee)  # the setup reports
     return "h1"
 
 
-class Mailbox:
-    """The queued mail, delivered into a folder and read back as players get it."""
-
-    n = 0
-
-    def __init__(self, referee):
-        self.referee = referee
-
-    def take(self, tmp=None) -> list:
-        import tempfile
-        from pathlib import Path
-
-        folder = Path(tempfile.mkdtemp(prefix="pbem-mail-"))
-        paths = self.referee.outbox(folder)
-        assert not self.referee.undeliverable, self.referee.undeliverable
-        return [email.message_from_bytes(p.read_bytes(), policy=policy.default) for p in paths]
-
-
 def mail(referee) -> list:
-    return Mailbox(referee).take()
+    """The mail queued since the last call, delivered into a new folder of the referee's home
+    and read back as players get it."""
+    import itertools
+
+    folder = next(f for f in (referee.home.path / f"mail-{i}" for i in itertools.count())
+                  if not f.exists())
+    paths = referee.outbox(folder)
+    assert not referee.undeliverable, referee.undeliverable
+    return [email.message_from_bytes(p.read_bytes(), policy=policy.default) for p in paths]
 
 
 def body(msg) -> str:
     return msg.get_body(preferencelist=("plain",)).get_content().replace("\r\n", "\n")
+
+
+def is_report(msg) -> bool:
+    """A report (text and the HTML report attached), not a notice."""
+    return any(p.get_filename() == "report.html" for p in msg.iter_attachments())
 
 
 def by_addr(msgs) -> dict:
@@ -142,6 +137,23 @@ def test_extend_until_takes_an_iso_time_or_a_local_time_in_the_games_zone(refere
     assert window(referee)["deadline"] == "2026-12-26T08:00:00Z"
     assert [x["why"] for x in referee_lines(referee)] == ["late start", "Christmas", "Boxing Day"]
     assert_log_clean(referee)
+
+
+@pytest.mark.parametrize("text,zone,expected", [
+    ("2026-12-24 20:00", "Europe/Paris", "2026-12-24T19:00:00+00:00"),
+    ("2026-12-24T20:00", None, "2026-12-24T20:00:00+00:00"),
+    ("2026-12-24 8:05:30", "UTC", "2026-12-24T08:05:30+00:00"),
+    ("2026-12-24T20:00:00-05:00", "Europe/Paris", "2026-12-25T01:00:00+00:00"),
+    # docs/deadlines.md: a time the clocks skip is read with the offset before the change
+    # (Paris, 2027-03-28: 02:00 CET -> 03:00 CEST at 01:00 UTC), a time shown twice is the
+    # later one (2026-10-25: 03:00 CEST -> 02:00 CET at 01:00 UTC)
+    ("2027-03-28 02:30", "Europe/Paris", "2027-03-28T01:30:00+00:00"),
+    ("2026-10-25 02:30", "Europe/Paris", "2026-10-25T01:30:00+00:00"),
+])
+def test_until_reads_iso_times_and_local_times(text, zone, expected):
+    from pbem.engine.admin import parse_until
+
+    assert parse_until(text, zone) == datetime.fromisoformat(expected)
 
 
 @pytest.mark.parametrize("kw,words", [
@@ -285,12 +297,10 @@ def test_replace_gives_the_seat_a_new_key_and_address(referee, game, clock, play
     assert_log_clean(referee)
     got = by_addr(mail(referee))
     assert set(got) == {"carol@new.example", "blue@players.example"}
-    kinds = sorted("report" if m.is_multipart() and m.get_body(("html",)) is not None
-                   or "Report for red" in body(m) else "notice" for m in got["carol@new.example"])
-    assert kinds == ["notice", "report"]
-    report = next(m for m in got["carol@new.example"] if "Report for red" in body(m))
+    report, welcome = sorted(got["carol@new.example"], key=lambda m: not is_report(m))
+    assert is_report(report) and not is_report(welcome)
+    assert "Report for red" in body(report) and "setup report for red" in str(report["Subject"])
     assert "referee: SHA256:" in body(report)  # the order template to play on
-    welcome = next(m for m in got["carol@new.example"] if m is not report)
     assert fp in body(welcome) and "stay in force" in body(welcome)
     assert fp in body(got["blue@players.example"][0])
     assert "carol@new.example" not in body(got["blue@players.example"][0])
@@ -447,6 +457,7 @@ def test_resend_queues_a_stored_report_to_the_current_address(referee, game, clo
     assert r == {"game": game, "role": "blue", "phase": "1.dig", "to": "blue@players.example"}
     (msg,) = mail(referee)
     assert str(msg["To"]) == "blue@players.example" and "sent again" in str(msg["Subject"])
+    assert is_report(msg)
     assert body(msg) == referee.report(game, "blue", "text", "1.dig")
     referee.change_settings(game, emails={"red": "red2@new.example"})
     mail(referee)
@@ -454,8 +465,7 @@ def test_resend_queues_a_stored_report_to_the_current_address(referee, game, clo
     (msg,) = mail(referee)
     assert str(msg["To"]) == "red2@new.example" and "setup report" in str(msg["Subject"])
     assert body(msg) == referee.report(game, "red", "text", "setup")
-    assert msg.get_body(("html",)) is not None or any(
-        p.get_filename() == "report.html" for p in msg.iter_attachments())
+    assert is_report(msg)
     assert_log_clean(referee)
     lines = len(referee.log_lines(game))
     referee.resend(game, "red", "1.dig")
@@ -472,11 +482,15 @@ def test_resend_refuses_unknown_roles_and_phases(referee, game):
     assert mail(referee) == []
 
 
-def test_resend_works_after_the_end(referee, game):
+def test_set_and_resend_work_after_the_end(referee, game):
     referee.end_game(game, why="stopped")
     mail(referee)
+    referee.change_settings(game, emails={"blue": "blue9@new.example"}, why="new address")
+    mail(referee)
     referee.resend(game, "blue", "setup")
-    assert len(mail(referee)) == 1
+    (msg,) = mail(referee)
+    assert str(msg["To"]) == "blue9@new.example"
+    assert_log_clean(referee)
 
 
 # ---------------------------------------------------------------- the command line

@@ -74,8 +74,10 @@ class _NewGameCommand(click.Command):
               help="Map file (docs/maps.md) instead of the stand-in map.")
 @click.option("--zone", "zones", multiple=True, metavar="ROLE=ZONE",
               help="A player's time zone for deadlines (IANA name, e.g. Europe/Paris).")
-@click.option("--from", "referee_address", default="referee@pbem.invalid", show_default=True,
-              envvar="PBEM_FROM", help="The referee's address on outgoing mail [env PBEM_FROM].")
+@click.option("--from", "referee_address", envvar="PBEM_FROM", metavar="ADDRESS",
+              help="The referee's address on the game's mail, which players answer [env "
+                   "PBEM_FROM; default: [mail] from in HOME/config.toml, which may not be an "
+                   "address nobody can answer, *.invalid].")
 @click.pass_obj
 @_fail_on_errors
 def game_new(obj, ruleset, game_id, players, options, deadline, short_deadline, game_zone,
@@ -124,7 +126,8 @@ def game_new(obj, ruleset, game_id, players, options, deadline, short_deadline, 
     click.echo(f"game {r['game']} ({r['ruleset']}) created; first window {r['phase']}, "
                f"deadline {format_when(r['deadline'], game_zone)}")
     click.echo(f"setup report: {r['report_path']}")
-    click.echo("players' setup reports are queued: run `pbem outbox DIR` to write them out")
+    click.echo("players' setup reports are queued: run `pbem send` to mail them (or `pbem "
+               "outbox DIR` to write them into a folder)")
 
 
 def _schedule(deadline, short_deadline, zone, grace, min_window, close_early, remind):

@@ -16,9 +16,12 @@ from pbem.cli import _fail_on_errors, main, read_text_file  # noqa: F401
 @click.argument("paths", nargs=-1, type=click.Path(allow_dash=True))
 @click.option("--retry", is_flag=True,
               help="Also judge again the archived messages the judge failed on (verdict error).")
+@click.option("-v", "--verbose", is_flag=True,
+              help="A line per message (per order set) with its verdict, problems and "
+                   "warnings, before the summary.")
 @click.pass_obj
 @_fail_on_errors
-def ingest(obj, paths, retry):
+def ingest(obj, paths, retry, verbose):
     """Read orders mail: .eml files, Maildir folders, mbox files, bare signed order files, or
     one message on stdin (-, or no PATH with stdin from a pipe), e.g. from procmail. Each message
     is archived, then judged; the sender gets a receipt or a rejection (queued in the outbox).
@@ -26,11 +29,14 @@ def ingest(obj, paths, retry):
 
     Each message is read under the time and memory budget of HOME/config.toml ([ingest]
     read_seconds, read_memory_mb); one that exceeds it is refused on its own. What the judge
-    noticed while reading a message (an unknown charset, a part it could not decode) is
-    printed under its line and put in the reply.
+    noticed while reading a message (an unknown charset, a part it could not decode) is put in
+    the reply, and printed under its line with -v.
 
-    Exit status 0 when every message was read and judged, rejected ones included; 1 when one
-    could not be judged (it stays archived) or a PATH cannot be read.
+    Prints one line, "accepted 3, rejected 1, duplicate 42" (order sets, or messages without
+    any; a message read again from a Maildir is a duplicate), and a line for each message the
+    judge failed on; -v prints every message's line. Exit status 0 when every message was read
+    and judged, rejected ones included; 1 when one could not be judged (it stays archived) or a
+    PATH cannot be read.
     """
     from pbem.mail.sources import MailSourceError, iter_messages
 
@@ -43,6 +49,8 @@ def ingest(obj, paths, retry):
         raise click.ClickException(str(e)) from None
     shown = None
     for v in verdicts:
+        if not verbose and v.status != "error":
+            continue
         click.echo(v.summary())
         for p in v.problems:
             click.echo(f"    {p}")
@@ -50,13 +58,30 @@ def ingest(obj, paths, retry):
             for w in v.warnings:
                 click.echo(f"    warning: {w}")
             shown = v.warnings
-    if not verdicts:
-        click.echo("nothing to ingest")
+    click.echo(ingest_summary(verdicts))
     failed = [v for v in verdicts if v.status == "error"]
     if failed:
         raise click.ClickException(f"{len(failed)} message(s) could not be judged (they are "
                                    "archived; fix the cause, then `pbem ingest --retry` judges "
                                    "them again)")
+
+
+def ingest_summary(verdicts: list) -> str:
+    """The line `pbem ingest` ends with: "accepted 3, rejected 1, duplicate 42" (the three
+    always, then any other verdict: error 1), and how many receipts were sent again to players
+    who sent their orders again; "nothing to ingest" for no verdict."""
+    from collections import Counter
+
+    if not verdicts:
+        return "nothing to ingest"
+    counts = Counter(v.status for v in verdicts)
+    order = ["accepted", "rejected", "duplicate"]
+    words = [f"{k} {counts.pop(k, 0)}" for k in order]
+    words += [f"{k} {n}" for k, n in sorted(counts.items())]
+    again = sum(1 for v in verdicts if getattr(v, "resent", False))
+    if again:
+        words.append(f"receipts sent again {again}")
+    return ", ".join(words)
 
 
 @main.command()
@@ -107,7 +132,8 @@ def process(obj, game_id, due, force, accept_late):
 @click.pass_obj
 @_fail_on_errors
 def status(obj, game_id, as_json):
-    """Games, their open windows, who has sent orders, and deadlines."""
+    """Games, their open windows, who has sent orders, deadlines, and their mail: how many
+    messages are queued, and each that failed with the server's answer."""
     items = obj.referee().status(game_id)
     if as_json:
         click.echo(json.dumps(items, indent=2))
@@ -131,6 +157,13 @@ def status(obj, game_id, as_json):
                        f"{', '.join(waiting) or 'nobody'}")
         for p in g["players"]:
             click.echo(f"  {p['seat']}. {p['role']:<8} {p['email']}  {p['key']}")
+        mail = g.get("mail") or {"queued": 0, "failed": []}
+        if mail["queued"] or mail["failed"]:
+            click.echo(f"  mail: {mail['queued']} queued, {len(mail['failed'])} failed"
+                       + (" (`pbem send` sends it)" if mail["queued"] else ""))
+        for f in mail["failed"]:
+            click.echo(f"  mail failed: #{f['id']} {f['kind']} to {f['to']} at {f['failed']}: "
+                       f"{f['answer']}")
 
 
 @main.command()
@@ -138,8 +171,10 @@ def status(obj, game_id, as_json):
 @click.option("--role", required=True, help="Whose report (or * for the public report).")
 @click.option("--format", "fmt", type=click.Choice(["text", "html"]), default="text",
               show_default=True)
-@click.option("--phase", help="The phase: its id as reports name it (3.red), or its number "
-              "(0 = the setup report) [default: the latest].")
+@click.option("--phase", metavar="ID",
+              help="The report on this phase: its id as the reports name it, turn.phase "
+                   "(2.green: 'Turn 2, phase green has been resolved'), or setup for the setup "
+                   "report; a bare number is refused, listing the ids [default: the latest].")
 @click.pass_obj
 @_fail_on_errors
 def report(obj, game_id, role, fmt, phase):

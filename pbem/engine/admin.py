@@ -188,8 +188,7 @@ def _signed_off(why: str) -> str:
     return f"\nThe referee's reason: {why}\n" if why else ""
 
 
-_FOOTER = ("\nThis action is recorded, with its reason, in the game's public log "
-           "(`pbem log GAME --json`, checked by `pbem verify`).\n")
+_FOOTER = "\nThis action is recorded, with its reason, in the game's public log.\n"
 
 
 def _notify(ctx, subject: str, text, now: datetime, roles=None) -> int:
@@ -273,10 +272,10 @@ def pause(ctx, *, why: str, now: datetime) -> dict:
     def text(p):
         lines = [f"The referee has paused game {game.id} ({game.title}).", ""]
         if phase is not None:
-            lines += [f"The deadline of {_window_name(phase)}, "
-                      f"{format_when(phase.deadline_at, _zone_of(ctx, p))}, no longer runs: "
-                      "when the game resumes it moves on by the length of the pause, and you "
-                      "will be told the new deadline.",
+            lines += [(f"The deadline of {_window_name(phase)}, "
+                       f"{format_when(phase.deadline_at, _zone_of(ctx, p))}, no longer runs: "
+                       "when the game resumes it moves on by the length of the pause, and you "
+                       "will be told the new deadline."),
                       "Orders are still accepted while the game is paused."]
         return "\n".join(lines) + "\n" + _signed_off(why) + _FOOTER
 
@@ -409,7 +408,8 @@ def replace_player(ctx, *, role: str, email: str, key_text: str, key_source: str
                "with the seat's former key are refused from now on.\n"
                f"The game's referee key is {referee_fp} (the 'referee:' line of your orders).\n")
         if latest is not None:
-            out += (f"\nThe seat's latest report ({_report_label(ctx.session, game.id, latest.phase_seq)}) "
+            label = _report_label(ctx.session, game.id, latest.phase_seq)
+            out += (f"\nThe seat's latest report ({label}) "
                     "comes in a separate mail: it shows what your seat knows and holds the order "
                     "template.\n")
         if phase is not None:

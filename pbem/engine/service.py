@@ -225,9 +225,14 @@ class Referee(MailCommands, GameAdmin):
 
     def new_game(self, spec) -> dict:
         """Create a game (pbem.engine.creation.GameSpec); writes the public setup report to
-        ``HOME/games/ID/setup.txt`` and returns the creation summary plus ``report_path``."""
+        ``HOME/games/ID/setup.txt`` and returns the creation summary plus ``report_path``.
+        ``spec.referee_address`` None means not given: ``[mail] from`` of HOME/config.toml is
+        used, and an address nobody can answer is refused (MailCommands.game_sender)."""
+        import dataclasses
+
         from pbem.engine.creation import create_game
 
+        spec = dataclasses.replace(spec, referee_address=self.game_sender(spec.referee_address))
         result = create_game(self.db, self.sealer, spec, self.clock(), self.entropy)
         folder = self.home.games_dir(result["game"])
         folder.mkdir(parents=True, exist_ok=True)
@@ -279,7 +284,8 @@ class Referee(MailCommands, GameAdmin):
         deadline), which roles have orders in force, the players, and ``paused_since`` (when
         the referee paused the game, or None). The window's ``deadline`` is ISO 8601 UTC,
         ``deadline_text`` the same in UTC and the game's zone, ``closes`` the deadline plus
-        the grace."""
+        the grace. ``mail``: ``{"queued": n, "failed": [{"id", "kind", "to", "failed",
+        "answer"}]}`` (the server's answer to each mail that failed; MailCommands.mail_by_game)."""
         from pbem.engine.gamestate import game_schedule
         from pbem.engine.headers import format_time
         from pbem.engine.schedule import format_when
@@ -311,34 +317,51 @@ class Referee(MailCommands, GameAdmin):
                                       "closes": format_time(closes),
                                       "overdue": self.clock() >= phase.deadline_at}
                 out.append(item)
+        mail = self.mail_by_game()
+        for item in out:
+            item["mail"] = mail.get(item["game"], {"queued": 0, "failed": []})
         return out
 
     def report(self, game_id: str, role: str, fmt: str = "text",
                phase: int | str | None = None) -> str:
         """A stored report of ``role`` (``*`` for the public one): the latest, or the one that
-        reports on ``phase``: a phase id (``3.red``, ``setup`` or ``0``) or its number."""
+        reports on ``phase``. A string ``phase`` is a phase id as the reports name it
+        (``2.green``: "Turn 2, phase green has been resolved", "Phase 2.green: seed ..."), or
+        ``setup`` (also ``0.create``, the id its dice have) for the setup report; a bare number
+        is refused, listing the phase ids, since counting reports and counting turns would
+        give different answers. An int ``phase`` is the stored phase's sequence number
+        (0: setup), for callers that hold one."""
         from pbem.store import repo
 
         self.game(game_id)
+        shown = phase
         with self.db.read() as s:
             if isinstance(phase, str):
+                phase = phase.strip()
+                shown = phase
                 ids = {p.phase_id: p.seq for p in repo.phases(s, game_id)}
-                if phase in ("setup", "0"):
+                known = "setup, " + ", ".join(ids) if ids else "setup"
+                if phase in ("setup", "0.create"):
                     phase = 0
                 elif phase in ids:
                     phase = ids[phase]
                 elif phase.isdigit():
-                    phase = int(phase)
+                    turn = [i for i in ids if i.split(".", 1)[0] == phase]
+                    hint = (f"; the phases of turn {phase} are {', '.join(turn)}" if turn
+                            else "")
+                    raise NotFound(f"--phase {phase}: expected a phase id as the reports name "
+                                   f"it (turn.phase, such as 2.green) or setup{hint}; the "
+                                   f"phases of game {game_id}: {known}")
                 else:
-                    raise NotFound(f"game {game_id} has no phase {phase!r} (phases: "
-                                   f"{', '.join(ids) or 'none yet'})")
+                    raise NotFound(f"game {game_id} has no phase {phase!r} (phases: {known})")
             roles = [p.role for p in repo.players(s, game_id)]
             if role not in roles and role != "*":
                 raise NotFound(f"game {game_id} has no role {role!r} (roles: {', '.join(roles)})")
             row = repo.get_report(s, game_id, role, fmt, phase)
         if row is None:
             raise NotFound(f"no {fmt} report for {role} in game {game_id}"
-                           + (f" for phase {phase}" if phase is not None else ""))
+                           + (f" on phase {shown} (not resolved yet?)" if phase is not None
+                              else ""))
         owner = role if role != "*" else "public"
         return self.sealer.open(game_id, owner, f"report:{row.phase_seq}:{fmt}", 0,
                                 row.blob).decode()
@@ -358,65 +381,6 @@ class Referee(MailCommands, GameAdmin):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
         return path
-
-    def outbox(self, folder: Path) -> list[Path]:
-        """Write every queued message to ``folder`` as an .eml file and mark it sent. Reports
-        are composed here from the stored (sealed) report of their phase; receipts and
-        rejections from their sealed letters. A message that cannot be composed (an address
-        that is not one) is dropped and listed in ``self.undeliverable`` as (what, why); one
-        whose stored row cannot be read back (damaged) is listed there too and stays queued;
-        the others still go. Messages written are marked sent even if a later one fails."""
-        self.db.make_durable()  # every phase whose reports go out is on disk first (DESIGN.md)
-        from pbem.engine.publish import compose_letter, compose_report
-        from pbem.mail.errors import ComposeError
-        from pbem.mail.outbox import write_eml
-        from pbem.store import repo
-
-        written, done, self.undeliverable = [], [], []
-        try:
-            with self.db.read() as s:
-                pending, tampered = repo.unsent_mail(s)
-                for e in tampered:
-                    self.undeliverable.append((
-                        f"queued mail {', '.join(map(str, e.key))}",
-                        "the row fails its integrity check (it was changed outside pbem, for "
-                        "example its sent_at cleared to send it again; docs/security.md); it is "
-                        "not sent, the rest are"))
-                games = {g.id: g for g in repo.list_games(s)}
-                for row in pending:
-                    what = f"{row.kind} to {row.to_addr} ({row.game_id or 'no game'})"
-                    try:
-                        if row.kind == "report":
-                            parts = {}
-                            for fmt in ("text", "html"):
-                                rep = repo.get_report(s, row.game_id, row.owner, fmt,
-                                                      row.report_seq)
-                                parts[fmt] = self.sealer.open(
-                                    row.game_id, row.owner, f"report:{row.report_seq}:{fmt}", 0,
-                                    rep.blob).decode()
-                            data = compose_report(games[row.game_id], row, parts["text"],
-                                                  parts["html"])
-                        else:
-                            letter = self.sealer.open(row.game_id or "-", row.owner,
-                                                      f"mail:{row.kind}", 0, row.blob)
-                            data = compose_letter(row, json.loads(letter))
-                    except ComposeError as e:
-                        self.undeliverable.append((what, str(e)))
-                        done.append(row.id)
-                        continue
-                    except Exception as e:  # a damaged stored row: report it, send the rest
-                        self.undeliverable.append(
-                            (what, f"queued mail {row.id} cannot be read back ({type(e).__name__}"
-                                   f": {e}); it stays queued"))
-                        continue
-                    hint = f"{row.game_id or 'judge'}-{row.kind}-{row.owner}"
-                    written.append(write_eml(Path(folder), hint, data, now=row.created_at))
-                    done.append(row.id)
-        finally:
-            if done:
-                with self.db.write() as s:
-                    repo.mark_sent(s, done, self.clock())
-        return written
 
     def view_and_window(self, game_id: str, role: str):
         """(the ruleset's view for ``role``, the open Window or None): what a player's client
