@@ -100,7 +100,8 @@ def template_referee(report: str) -> str | None:
 def run_demo(ruleset_name: str = "atlantis", *, players: int | None = None, out_dir: Path | None = None,
              seed: int | None = None, echo=None) -> dict:
     """Play one game to the end (see module docstring). Returns ``{"out", "game", "phases",
-    "mails", "winners", "log", "verified"}``."""
+    "mails", "winners", "log", "verified", "status", "index"}`` (``index``: the path of
+    ``out/index.html``, linking every report; :func:`write_index`)."""
     import secrets
 
     from pbem.crypto.envelope import sign_text
@@ -209,18 +210,73 @@ def run_demo(ruleset_name: str = "atlantis", *, players: int | None = None, out_
         clock.advance(1)
 
     referee.outbox(out / "mail-out")
+    written = []
     for item in referee.all_reports(game_id):
         folder = out / "reports" / (item["role"] if item["role"] != "*" else "public")
         folder.mkdir(parents=True, exist_ok=True)
         ext = "txt" if item["fmt"] == "text" else "html"
-        (folder / f"{item['seq']:03d}-{item['phase']}.{ext}").write_text(item["body"],
-                                                                         encoding="utf-8")
+        path = folder / f"{item['seq']:03d}-{item['phase']}.{ext}"
+        path.write_text(item["body"], encoding="utf-8")
+        written.append((item, path))
     log_path = referee.export_log(game_id, out / f"{game_id}.jsonl")
     with log_path.open(encoding="utf-8") as f:
         check = verify_log(f, source=str(log_path))
     say(check.summary())
     status = referee.status(game_id)[0]["status"]
     outcome = referee.outcome(game_id)
+    index = write_index(out, f"{rs.title}: game {game_id}", roles, written, log_path,
+                        outcome["winners"] if outcome else [])
     return {"out": str(out), "game": game_id, "phases": phases, "mails": mails,
             "winners": list(outcome["winners"]) if outcome else [], "log": str(log_path),
-            "verified": check.ok, "status": status}
+            "verified": check.ok, "status": status, "index": str(index)}
+
+
+def write_index(out: Path, title: str, roles: list, reports: list, log_path: Path,
+                winners) -> Path:
+    """Write ``out/index.html``: a table with a row per phase reported on (in the order they
+    were played; ``setup`` first) and a column per role and one for the public report, each
+    cell linking that report in HTML and text, by relative links (the folder can be moved or
+    served as it is); then the public log and the mail folders. ``reports`` are
+    ``(all_reports item, path written)``. Every text is HTML-escaped and every link
+    percent-encoded. Returns the path."""
+    from html import escape
+    from urllib.parse import quote
+
+    def link(path: Path, text: str) -> str:
+        rel = path.relative_to(out).as_posix()
+        return f'<a href="{escape(quote(rel), quote=True)}">{escape(text)}</a>'
+
+    columns = list(roles) + ["*"]
+    phases: dict = {}
+    for item, path in reports:
+        cell = phases.setdefault((item["seq"], item["phase"]), {}).setdefault(item["role"], {})
+        cell[item["fmt"]] = path
+    head = "".join(f"<th>{escape(r if r != '*' else 'public')}</th>" for r in columns)
+    rows = []
+    for (seq, phase), cells in sorted(phases.items()):
+        tds = []
+        for role in columns:
+            got = cells.get(role, {})
+            parts = [link(got[f], label) for f, label in (("html", "html"), ("text", "text"))
+                     if f in got]
+            tds.append(f"<td>{' · '.join(parts) or '&ndash;'}</td>")
+        rows.append(f"<tr><th>{escape(phase)}</th>{''.join(tds)}</tr>")
+    won = ", ".join(winners) or "nobody"
+    extras = [link(log_path, "the public log") + f" ({escape(log_path.name)}; check it with "
+              f"<code>pbem verify {escape(log_path.name)}</code>)"]
+    for sub, what in (("mail-out", "mail sent to the players"),
+                      ("mail-in", "order mail the players sent"), ("keys", "the players' keys")):
+        if (out / sub).is_dir():
+            extras.append(f'<a href="{escape(quote(sub))}/">{escape(sub)}/</a>: {escape(what)}')
+    text = (
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        f"<title>{escape(title)}</title>\n<style>body{{font-family:sans-serif;margin:2em}}"
+        "table{border-collapse:collapse}th,td{border:1px solid #aaa;padding:.2em .6em;"
+        "text-align:left}</style></head>\n<body>\n"
+        f"<h1>{escape(title)}</h1>\n<p>Winner(s): {escape(won)}. Every report, by phase (the phase id the reports name, as <code>pbem report --phase</code> "
+        "takes it) and by role.</p>\n"
+        f"<table>\n<tr><th>phase</th>{head}</tr>\n" + "\n".join(rows) + "\n</table>\n<ul>\n"
+        + "".join(f"<li>{x}</li>\n" for x in extras) + "</ul>\n</body></html>\n")
+    path = out / "index.html"
+    path.write_text(text, encoding="utf-8")
+    return path

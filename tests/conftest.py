@@ -62,6 +62,9 @@ def referee(tmp_path, clock):
 
     r = Referee(Home(tmp_path / "home"), clock=clock, entropy=CountingEntropy())
     r.init()
+    # the From address of games created without one (docs/mail.md, "The settings file")
+    (r.home.path / "config.toml").write_text('[mail]\nfrom = "referee@judge.example"\n',
+                                             encoding="utf-8")
     return r
 
 
@@ -126,12 +129,20 @@ def incoming(data, origin="test", bare=None):
 
 @pytest.fixture(scope="session")
 def demo_game(tmp_path_factory):
-    """One reproducible `pbem demo` (Atlantis, 3 players, seed 8), played once per test run:
-    its result dict (``out``: the folder, ``game``, ``phases``...). A finished game with a long
-    log and every kind of report; tests must not change it."""
-    from pbem.demo import run_demo
+    """One reproducible `pbem demo atlantis --players 3 --seed 8`, played once per test run
+    through the command line: ``{"out": its folder, "game": the game id, "output": what the
+    command printed}``. A finished game with a long log and every kind of report, its referee
+    home in ``out/home``; tests must not change it."""
+    from click.testing import CliRunner
 
-    return run_demo("atlantis", players=3, out_dir=tmp_path_factory.mktemp("demo"), seed=8)
+    from pbem.cli import main
+
+    out = tmp_path_factory.mktemp("demo")
+    r = CliRunner().invoke(main, ["demo", "atlantis", "--players", "3", "--seed", "8", "--out",
+                                  str(out), "--quiet"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    (log,) = out.glob("*.jsonl")
+    return {"out": str(out), "game": log.stem, "output": r.output}
 
 
 def pytest_configure(config):

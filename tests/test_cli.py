@@ -59,7 +59,7 @@ def _setup_game(run, tmp_path, ssh_pub=None):
     run("keygen", "red", "--dir", str(tmp_path / "k"))
     run("keygen", "blue", "--dir", str(tmp_path / "k"))
     blue_pub = ssh_pub or tmp_path / "k" / "blue.pub"
-    return run("game", "new", "hunt", "--id", "h1",
+    return run("game", "new", "hunt", "--id", "h1", "--from", "referee@example.org",
                "--player", f"red=red@x.example:{tmp_path / 'k' / 'red.pub'}",
                "--player", f"blue=blue@x.example:{blue_pub}",
                "--zone", "blue=Europe/Paris", "--deadline", "48h")
@@ -94,7 +94,7 @@ def test_game_new_bad_input_is_a_clear_error(run, tmp_path, args, words):
     run("init")
     run("keygen", "red", "--dir", str(tmp_path / "k"))
     run("keygen", "blue", "--dir", str(tmp_path / "k"))
-    base = ["game", "new", "hunt", "--id", "h1",
+    base = ["game", "new", "hunt", "--id", "h1", "--from", "referee@example.org",
             "--player", f"blue=b@x.example:{tmp_path / 'k' / 'blue.pub'}"]
     if "--player" not in args:
         base += ["--player", f"red=r@x.example:{tmp_path / 'k' / 'red.pub'}"]
@@ -106,7 +106,7 @@ def test_game_new_bad_input_is_a_clear_error(run, tmp_path, args, words):
 def test_unknown_ruleset_lists_the_installed_ones(run, tmp_path):
     run("init")
     run("keygen", "red", "--dir", str(tmp_path / "k"))
-    r = run("game", "new", "chess", "--id", "c1", "--player",
+    r = run("game", "new", "chess", "--id", "c1", "--from", "referee@example.org", "--player",
             f"red=r@x.example:{tmp_path / 'k' / 'red.pub'}", ok=False)
     assert r.exit_code == 1 and "no ruleset 'chess'" in r.output and "atlantis" in r.output
 
@@ -124,9 +124,9 @@ def test_sign_ingest_process_report_log_verify_outbox(run, tmp_path):
         assert "-----BEGIN PBEM ORDERS-----" in signed and "issued: 2026-11-29T20:00:00Z" in signed
         if role == "red":
             (tmp_path / "red.signed").write_text(signed)
-            r = run("ingest", str(tmp_path / "red.signed"))
+            r = run("ingest", "-v", str(tmp_path / "red.signed"))
         else:
-            r = run("ingest", "-", input=signed)  # as from a procmail pipe
+            r = run("ingest", "-v", "-", input=signed)  # as from a procmail pipe
         assert "accepted h1 1.dig " + role in r.output
     r = run("process", "--due")
     assert "h1 1.dig resolved" in r.output
@@ -137,7 +137,7 @@ def test_sign_ingest_process_report_log_verify_outbox(run, tmp_path):
         assert "2026-12-01 20:00 UTC" in text and "Europe/Paris" in text
     html = run("report", "h1", "--role", "blue", "--format", "html").output
     assert html.startswith("<!DOCTYPE html>")
-    setup = run("report", "h1", "--role", "red", "--phase", "0").output
+    setup = run("report", "h1", "--role", "red", "--phase", "setup").output
     assert "The game has been set up" in setup
     by_id = run("report", "h1", "--role", "red", "--phase", "1.dig").output
     assert "Report for red" in by_id and "Turn 1, phase dig" in by_id

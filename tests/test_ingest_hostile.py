@@ -242,7 +242,7 @@ def test_a_message_over_the_memory_budget_is_refused_alone(referee, players, gam
     config(referee, "[ingest]\nread_memory_mb = 1\n")
     r = subprocess.run([sys.executable, "-c", "from pbem.cli import run; run()",
                         "--home", str(referee.home.path), "--now", "2026-11-29T20:00:00Z",
-                        "ingest", str(box)], capture_output=True, text=True, timeout=120)
+                        "ingest", "-v", str(box)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     lines = r.stdout.splitlines()
     (fat,) = [line for line in lines if "M0P1" in line]
@@ -296,7 +296,7 @@ def test_reading_warnings_reach_the_reply_and_the_command_output(tmp_path):
     assert runner.invoke(main, ["--home", str(home), "init"]).exit_code == 0
     path = tmp_path / "odd.eml"
     path.write_bytes(mail(b"hello\n", headers=b"Content-Type: text/plain; charset=x-klingon\n"))
-    r = runner.invoke(main, ["--home", str(home), "ingest", str(path)])
+    r = runner.invoke(main, ["--home", str(home), "ingest", "-v", str(path)])
     assert r.exit_code == 0, r.output
     assert "warning:" in r.output and "x-klingon" in r.output
     out = tmp_path / "out"

@@ -53,7 +53,7 @@ def run(tmp_path):
 
 
 def game_new_with(run, tmp_path, keyfile):
-    return run("game", "new", "hunt", "--id", "h1",
+    return run("game", "new", "hunt", "--id", "h1", "--from", "referee@example.org",
                "--player", f"red=r@x.example:{tmp_path / 'red.pub'}",
                "--player", f"blue=b@x.example:{keyfile}")
 

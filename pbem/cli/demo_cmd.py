@@ -20,7 +20,8 @@ from pbem.cli import _fail_on_errors, main
 @_fail_on_errors
 def demo(ruleset, players, out_dir, seed, quiet):
     """Play a complete game by mail with random legal orders, through the real path: keys,
-    signed orders in real MIME mail, ingest, process, reports and the public log."""
+    signed orders in real MIME mail, ingest, process, reports and the public log. Ends by
+    printing the folder and its index.html, which links every report by phase and role."""
     from pbem.demo import run_demo
     from pbem.engine import registry
 
@@ -31,3 +32,4 @@ def demo(ruleset, players, out_dir, seed, quiet):
     click.echo(f"demo finished: {result['phases']} phases, {result['mails']} order mails; "
                f"winner(s): {', '.join(result['winners'])}")
     click.echo(f"reports and public log in {result['out']}")
+    click.echo(f"index of every report: {result['index']}")

@@ -248,7 +248,8 @@ def verify(obj, target):
               help="Show the tables with these house rules applied.")
 @_fail_on_errors
 def rules(ruleset, house_rules):
-    """Print a game's tables, options and stand-ins, each with its source."""
+    """Print a game's roles (the ROLE names `pbem game new --player` takes), then its tables,
+    options and stand-ins, each with its source."""
     import tomllib
 
     from pbem.engine import registry

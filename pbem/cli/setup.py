@@ -76,22 +76,35 @@ def keygen(name, folder):
 @click.pass_obj
 @_fail_on_errors
 def sign(obj, file, keyfile, output):
-    """Sign an order file: fill nonce and issued if absent, wrap in a pbem envelope."""
+    """Sign an order file: fill nonce and issued if absent, wrap in a pbem envelope.
+
+    An order file whose header lines are all quoted with '>' (the template copied from a
+    reply: '> ', '>> ', '> > ') is signed without the quote marks, saying so on standard error;
+    one whose header is only partly quoted is refused (docs/signing.md)."""
     from pbem.crypto.envelope import sign_text
     from pbem.crypto.keys import load_private_key
     from pbem.engine.headers import fill_header
     from pbem.engine.service import utc_now
 
-    from pbem.engine.headers import HeaderError, parse_header
+    from pbem.engine.headers import HeaderError, parse_header, unquote_template
 
+    name = "stdin" if file == "-" else file
     text = sys.stdin.read() if file == "-" else read_text_file(file, "an order file")
     key = load_private_key(read_text_file(keyfile, "a private key file"), keyfile)
+    try:
+        text, unquoted = unquote_template(text)
+    except HeaderError as e:
+        raise click.ClickException(f"{name}: {e}") from None
+    if unquoted:
+        click.echo(f"{name}: the header lines are quoted with '>' (copied from a reply?): "
+                   f"signing them without the quote marks ({unquoted} lines unquoted); check "
+                   "the signed orders before you mail them", err=True)
     now = obj.referee().clock() if obj.now_arg else utc_now()
     filled = fill_header(text, now)
     try:
         parse_header(filled)
     except HeaderError as e:
-        raise click.ClickException(f"{'stdin' if file == '-' else file}: {e}") from None
+        raise click.ClickException(f"{name}: {e}") from None
     signed = sign_text(filled, key)
     if output == "-":
         click.echo(signed, nl=False)

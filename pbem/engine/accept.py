@@ -114,8 +114,10 @@ def accept_orders(batch, msg, ex, signed, now) -> Verdict:
     held = g.held.get(header.role)
     if held is not None:
         if held.sha256 == digest and held.nonce == header.nonce:
-            raise Rejected("duplicate", "these orders were received before and are in force",
-                           **where)
+            # a player whose receipt was lost sends the same orders again: send it again
+            sent, words = _receipt_again(batch, g, player, held, plain, ex, now)
+            raise Rejected("duplicate", "these orders were received before and are in force; "
+                           + words, resent=sent, **where)
         if header.issued <= held.issued:
             raise Rejected("stale", f"these orders were issued {format_time(header.issued)}, not "
                            f"later than the orders already held for this window (issued "
@@ -157,6 +159,23 @@ def accept_orders(batch, msg, ex, signed, now) -> Verdict:
     receipt_mail(batch, g, player, header, plain, problems, held, signed, ex, now,
                   salt=salt, commit=commit, warnings=warnings)
     return verdict
+
+
+def _receipt_again(batch, g, player, held: Held, plain: str, ex, now) -> tuple[bool, str]:
+    """Queue the receipt of the order set ``held`` again (pbem.engine.receipt_again), in reply
+    to the new mail; (queued, words for the verdict)."""
+    from pbem.engine.receipt_again import send_again
+    from pbem.store.models import OrderSet
+
+    if held.id is None:  # accepted in this very batch: its receipt is being queued now
+        return False, "its receipt is queued already"
+    try:
+        return send_again(batch.session, batch.sealer, game=g.ctx.game, player=player,
+                          order_set=batch.session.get(OrderSet, held.id), plain_sha256=plain,
+                          now=now, limit=batch.settings.rejections_per_hour,
+                          in_reply_to=getattr(ex, "message_id", None) or None)
+    except Exception as e:  # a damaged stored row: the duplicate stays a duplicate
+        return False, f"its receipt could not be sent again ({type(e).__name__}: {str(e)[:200]})"
 
 
 def nonce_reuse(batch, game_id: str, role: str, nonce: str) -> str | None:

@@ -58,7 +58,10 @@ class GameSpec:
     house_rules_source: str = ""
     map_text: str | None = None
     map_source: str = ""
-    referee_address: str = "referee@pbem.invalid"
+    referee_address: str | None = None
+    """The From address of the game's mail (``--from``); None: not given, and
+    ``Referee.new_game`` takes ``[mail] from`` of the settings (refusing an address nobody can
+    answer). :func:`create_game` itself needs an address."""
     schedule: object = None
     """A pbem.engine.schedule.Schedule (deadline rules, zone, grace, min window, close-early,
     reminders); None: ``deadline_seconds`` and ``short_deadline_seconds`` after each window
@@ -145,6 +148,9 @@ def _check_spec(spec: GameSpec):
 def _check_sender(address: str) -> None:
     """The referee's From address must make valid mail: compose a message with it (the same
     checks as every mail the game will send). Raises GameError."""
+    if address is None:
+        raise GameError("no From address for the game's mail: give --from ADDRESS, or set "
+                        "[mail] from in HOME/config.toml (docs/mail.md)")
     from pbem.engine.judge import mail_domain
     from pbem.mail.compose import compose
     from pbem.mail.errors import ComposeError

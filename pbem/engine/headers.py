@@ -168,3 +168,34 @@ def fill_header(text: str, now: datetime) -> str:
     if additions:
         lines[header_end:header_end] = additions
     return "\n".join(lines)
+
+
+_QUOTE_MARKS = re.compile(r"^(?:[ \t]*>)+[ \t]?")
+"""The quote marks a mail client puts before a line of a reply: ``> ``, ``>>``, ``> > ``."""
+
+
+def unquote_template(text: str) -> tuple[str, int]:
+    """An order file whose header was copied from a quoted reply (every header line starting
+    ``> ``, ``>> `` or ``> > ``): ``(the text with the quote marks removed from the start of
+    every quoted line, how many lines were unquoted)``. Lines that are not quoted (orders typed
+    below the quoted template) stay as they are. A text whose first line is not quoted comes
+    back as it is, with 0. Used by ``pbem sign`` (docs/signing.md, "Signing a quoted
+    template").
+
+    Raises HeaderError when only some header lines are quoted, naming the first quoted and the
+    first unquoted one: which lines are the orders is then a guess."""
+    lines = text.split("\n")
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None or not _QUOTE_MARKS.match(lines[first]):
+        return text, 0
+    bare = [_QUOTE_MARKS.sub("", line) for line in lines]
+    fields, _ = split_header("\n".join(bare))
+    header = sorted(n for n, _ in fields.values())
+    plain = [n for n in header if not _QUOTE_MARKS.match(lines[n - 1])]
+    if plain:
+        raise HeaderError(plain[0], f"the header is partly quoted: line {first + 1} starts with "
+                                    f"'>' (a quoted reply) but line {plain[0]} does not; remove "
+                                    "the '>' quote marks at the start of the header lines (or "
+                                    "quote none of them), then sign again")
+    changed = sum(1 for a, b in zip(lines, bare) if a != b)
+    return "\n".join(bare), changed

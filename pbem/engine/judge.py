@@ -123,7 +123,7 @@ def ingest(db, sealer, incomings, *, now: datetime, settings: IngestSettings = I
     budget = settings.budget
     waiting: tuple[list[Verdict], Reading] | None = None
     for chunk in _chunks(incomings, batch_size):
-        duplicates, fresh = _archive(db, sealer, [arrival(i) for i in chunk], now)
+        duplicates, fresh = _archive(db, sealer, [arrival(i) for i in chunk], now, settings)
         reading = Reading(fresh, budget)  # forks: every worker starts on its own core
         if waiting is not None:
             verdicts += waiting[0] + _judge(db, sealer, waiting[1].results(), now, settings)
@@ -144,23 +144,42 @@ def _chunks(items: Iterable, size: int) -> Iterator[list]:
         yield chunk
 
 
-def _archive(db, sealer, items: list[Arrival], now) -> tuple[list[Verdict], list[Arrival]]:
+def _archive(db, sealer, items: list[Arrival], now,
+             settings: IngestSettings = IngestSettings()) -> tuple[list[Verdict], list[Arrival]]:
     """Archive a chunk in one transaction, before any parsing: (verdicts of the duplicates, the
     new arrivals with their archive ids). A message is kept cut to its first bytes when it is
-    longer than the judge reads (``truncated``, with its whole ``size``)."""
+    longer than the judge reads (``truncated``, with its whole ``size``). A message archived
+    before that arrives from another place (sent again, not read again: receipt_again) gets
+    the receipts of its orders still in force sent again."""
     from sqlalchemy import insert
     from sqlmodel import select
+
+    from pbem.engine.receipt_again import again_for_message, same_place
 
     verdicts, fresh, rows = [], [], []
     with db.write() as s:
         keys = {i.key for i in items}
-        known = set(s.exec(select(Message.message_key).where(Message.message_key.in_(keys))))
+        known = {m.message_key: m for m in s.exec(
+            select(Message.id, Message.message_key, Message.origin, Message.verdict)
+            .where(Message.message_key.in_(keys)))}
         for item in items:
             if item.key in known:
+                first = known[item.key]
+                why = "this message was received before and is judged once"
+                words = []
+                if first is not None and first.verdict == "accepted" \
+                        and not same_place(first.origin, item.origin[:1000]):
+                    try:
+                        words = again_for_message(s, sealer, first, now,
+                                                  settings.rejections_per_hour, item.origin)
+                    except Exception as e:  # never let a resend stop the archiving
+                        words = [(False, "its receipt could not be sent again "
+                                         f"({type(e).__name__}: {str(e)[:200]})")]
                 verdicts.append(Verdict(item.origin, "duplicate", "duplicate",
-                                        "this message was received before and is judged once"))
+                                        "; ".join([why] + [w for _, w in words]),
+                                        resent=any(sent for sent, _ in words)))
                 continue
-            known.add(item.key)
+            known[item.key] = None  # archived in this chunk: a second copy is read again
             rows.append({"message_key": item.key, "raw_sha256": item.digest, "received_at": now,
                          "origin": item.origin[:1000], "sender": "", "subject": "",
                          "verdict": "pending", "reason": "", "size": item.size,

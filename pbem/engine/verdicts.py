@@ -48,6 +48,8 @@ class Verdict:
     sha256: str | None = None
     problems: list = field(default_factory=list)
     warnings: list = field(default_factory=list)
+    resent: bool = False
+    """A duplicate whose receipt was queued again (pbem.engine.receipt_again)."""
 
     def summary(self) -> str:
         where = f" {self.game} {self.phase} {self.role}" if self.game and self.role else ""
