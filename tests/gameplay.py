@@ -14,7 +14,7 @@ def new_game(referee, ruleset: str, roles, game_id: str, options=None):
     players = {r: Player(r, seed=f"{game_id}/{r}", referee=referee) for r in roles}
     referee.new_game(GameSpec(ruleset=ruleset, game_id=game_id,
                               players=tuple(players[r].spec() for r in roles),
-                              options=options or {}))
+                              options=options or {}, referee_address="referee@judge.example"))
     return players
 
 

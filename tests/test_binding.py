@@ -203,7 +203,8 @@ def test_orders_for_another_judges_game_of_the_same_name_are_refused(referee, pl
                      entropy=CountingEntropy("other"))
     second.init()
     second.new_game(GameSpec(ruleset="hunt", game_id=game,
-                             players=(players["red"].spec(), players["blue"].spec()), options={}))
+                             players=(players["red"].spec(), players["blue"].spec()), options={},
+                             referee_address="referee@judge.example"))
     assert published_referee(second, game) != published_referee(referee, game)
     signed = players["red"].signed(game, 1, "dig", "dig 4", issued=clock())  # for the first
     assert one(judge(referee, signed)).status == "accepted"

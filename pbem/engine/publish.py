@@ -157,7 +157,7 @@ def letter_row(sealer, *, game_id: str | None, owner: str, kind: str, to: str, s
                letter: dict, now: datetime) -> dict:
     """An outbox row (as a dict for a bulk insert) for a receipt or rejection, sealed for
     ``owner`` (a role, or ``archive``); ``letter`` is ``{"sender", "text", "in_reply_to"}``,
-    composed into MIME when delivered (pbem outbox)."""
+    composed into MIME when delivered (pbem send, pbem outbox: pbem.engine.delivery)."""
     blob = sealer.seal(game_id or "-", owner, f"mail:{kind}", 0,
                        json.dumps(letter, sort_keys=True).encode())
     return {"game_id": game_id, "owner": owner, "kind": kind, "to_addr": to, "subject": subject,

@@ -6,7 +6,7 @@ file")::
     [ingest]
     read_seconds = 10          # wall-clock seconds reading one message may take
     read_memory_mb = 512       # MiB of memory reading one message may use
-    rejections_per_hour = 5    # rejections mailed to one address per hour at most
+    rejections_per_hour = 5    # rejections (and receipts sent again) to one address per hour
 
     [mail]
     from = "referee@example.org"   # the From address of new games and of replies to mail
@@ -29,7 +29,7 @@ never read from this file (``password`` is refused, with the way to give it).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 
 from pbem.engine.errors import SetupError

@@ -6,6 +6,7 @@
 - :mod:`pbem.mail.htmltext`: text from an HTML-only body.
 - :mod:`pbem.mail.compose`: outgoing mail as RFC 5322 bytes.
 - :mod:`pbem.mail.outbox`: outgoing mail written atomically to a folder as .eml files.
+- :mod:`pbem.mail.transports`: handing composed mail over: SMTP, a sendmail program, a folder.
 - :mod:`pbem.mail.errors`: the exceptions, one per cause.
 
 Nothing is imported here, so that importing the package costs nothing at CLI start-up.

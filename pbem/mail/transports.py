@@ -237,7 +237,8 @@ class SMTPTransport:
         except smtplib.SMTPRecipientsRefused as e:
             self._reset()
             codes = [code for code, _ in e.recipients.values()]
-            answer = "; ".join(f"{rcpt}: {reply_text(code, msg)}"
+            answer = "; ".join((f"{rcpt}: " if len(e.recipients) > 1 else "")
+                               + reply_text(code, msg)
                                for rcpt, (code, msg) in e.recipients.items())
             if all(500 <= c <= 599 for c in codes):
                 raise PermanentFailure(answer) from None

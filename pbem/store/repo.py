@@ -2,6 +2,8 @@
 
 Each takes an open :class:`sqlmodel.Session` (from ``Database.read()``/``write()``), so a caller
 composes several of them into one transaction. Rows are the models of :mod:`pbem.store.models`.
+The delivery of queued mail (claims, sent and failed records, listings) has its own queries in
+:mod:`pbem.store.outbox`.
 """
 
 from __future__ import annotations
@@ -60,6 +62,13 @@ def put_sealed(s: Session, game_id: str, owner: str, purpose: str, version: int,
         row.version = version
         row.blob = blob
         s.add(row)
+
+
+def add_sealed(s: Session, game_id: str, owner: str, purpose: str, version: int,
+               blob: bytes) -> None:
+    """Insert a sealed value that cannot exist yet (a purpose naming a new phase, such as the
+    state before it: pbem.engine.rollback), without first reading whether it does."""
+    s.add(Sealed(game_id=game_id, owner=owner, purpose=purpose, version=version, blob=blob))
 
 
 def delete_sealed(s: Session, game_id: str, owner: str, purpose: str) -> bool:
@@ -185,10 +194,14 @@ def log_lines(s: Session, game_id: str) -> list[str]:
 def get_report(s: Session, game_id: str, role: str, fmt: str,
                phase_seq: int | None = None) -> Report | None:
     """The role's report for ``phase_seq`` (the phase it reports on; 0 is the setup report),
-    or the latest one."""
+    or the latest one that is not of a phase the referee undid (pbem game undo: the report
+    before it describes the position in force again)."""
     q = select(Report).where(Report.game_id == game_id, Report.role == role, Report.fmt == fmt)
     if phase_seq is not None:
         q = q.where(Report.phase_seq == phase_seq)
+    else:
+        q = q.where(Report.phase_seq.not_in(select(Phase.seq).where(
+            Phase.game_id == game_id, Phase.status == "undone")))
     return s.exec(q.order_by(Report.phase_seq.desc(), Report.id.desc())).first()
 
 
@@ -206,37 +219,6 @@ def count_mail_to(s: Session, kind: str, address: str, *, since: datetime) -> in
         Outbox.kind == kind, func.lower(Outbox.to_addr) == address.lower(),
         Outbox.created_at >= since)
     return int(s.exec(q).one())
-
-
-def unsent_mail(s: Session) -> tuple[list, list]:
-    """The queued mail, oldest first, as ``(rows, tampered)``: ``rows`` whose MAC holds (read-
-    only rows with the Outbox columns as attributes), and a
-    :class:`~pbem.store.integrity.RowTampered` for each row that fails its check (for example
-    a ``sent_at`` cleared to send a mail again). One bad row never holds up the others: the
-    caller reports it and sends the rest (issue 7)."""
-    from pbem.store.integrity import RowTampered, check_row, session_key
-
-    key = session_key(s, "outbox", "read")
-    t = Outbox.__table__
-    rows, tampered = [], []
-    for row in s.execute(select(t).where(t.c.sent_at.is_(None)).order_by(t.c.id)):
-        try:
-            check_row(key, "outbox", row._mapping)
-        except RowTampered as e:
-            tampered.append(e)
-            continue
-        rows.append(row)
-    return rows, tampered
-
-
-def mark_sent(s: Session, ids: list[int], when: datetime) -> None:
-    """Record the outbox rows ``ids`` as delivered at ``when``. The rows are read (their MACs
-    checked: RowTampered) and written back through the unit of work, which recomputes their
-    MACs (pbem.store.integrity)."""
-    if ids:
-        for row in s.exec(select(Outbox).where(Outbox.id.in_(ids))):
-            row.sent_at = when
-            s.add(row)
 
 
 # ---------------------------------------------------------------- protected bulk writes
