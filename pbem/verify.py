@@ -104,7 +104,7 @@ class _Phase:
     again."""
 
     __slots__ = ("commit", "commit_line", "rolls", "next_index", "revealed", "nonces", "broken",
-                 "reported", "hidden_next", "undone", "cancelled")
+                 "reported", "hidden_next", "undone", "cancelled", "before")
 
     def __init__(self) -> None:
         self.commit: str | None = None
@@ -118,6 +118,7 @@ class _Phase:
         self.hidden_next = 0     # the index of the next hidden roll of this commitment
         self.undone = 0          # line of the referee's undo that rolled it back
         self.cancelled = 0       # line of the referee's undo that cancelled its window
+        self.before: _Phase | None = None  # the undone commitment this one follows
 
 
 class _Game:
@@ -304,10 +305,14 @@ class _Verifier(HiddenChecks):
             self.order_roles.pop((obj["game"], obj["phase"]), None)
         if ph.commit is not None:
             self.error(n, f"dice-commit for phase {obj['phase']!r}: expected one per phase, found a "
-                          f"second (the first is line {ph.commit_line})"
-                          + (f"; the phase was undone at line {ph.undone}, after which it is "
-                             "committed once again" if ph.undone else ""))
+                          f"second (the first is line {ph.commit_line})")
             return
+        before = ph.before
+        if before is not None and before.commit == obj["commit"]:
+            self.error(n, f"dice-commit for phase {obj['phase']!r}: expected a new commitment after "
+                          f"the undo at line {before.undone}, found the undone one of line "
+                          f"{before.commit_line} again (its seed is public: the new dice would be "
+                          "known in advance)")
         if ph.rolls:
             self.error(n, f"dice-commit for phase {obj['phase']!r}: expected before the phase's rolls, "
                           f"found after its roll at line {ph.rolls[0][0]}")
@@ -446,6 +451,7 @@ class _Verifier(HiddenChecks):
     # --- referee actions -----------------------------------------------------------------------
 
     def referee(self, n: int, obj: dict) -> None:
+        """A referee's action: only ``undo`` concerns the dice; the others are free."""
         if obj.get("action") == "undo":
             self.undo(n, obj)
 
@@ -487,7 +493,8 @@ class _Verifier(HiddenChecks):
             other.cancelled = n
         ph.undone = n
         self.r.phases_undone += 1
-        self.phases[(game, phase)] = _Phase()
+        fresh = self.phases[(game, phase)] = _Phase()
+        fresh.before = ph
         self.order_roles.pop((game, phase), None)
         withdrawn = g.setup_commit is not None and g.setup_line > ph.revealed
         claimed = obj.get("setup_withdrawn")

@@ -67,8 +67,10 @@ def is_ready(window: Window, held: list, phase, schedule, now: datetime) -> bool
     ``schedule`` (pbem.engine.schedule.Schedule) with the order sets ``held`` (OrderSet rows in
     force): its closing time (deadline + grace) has passed; or every owed role has orders in
     and the deadline has passed; or every owed role has orders in, the game closes windows
-    early, no order set says ``wait: yes`` and the window has been open ``min_window``
-    seconds (docs/deadlines.md)."""
+    early, no order set says ``wait: yes``, the window has been open ``min_window`` seconds
+    (docs/deadlines.md), and no owed role's orders are only carried over from a phase the
+    referee undid (received before the window opened: they stand at the deadline, but the
+    players are given until then to replace them; pbem.engine.rollback)."""
     from datetime import timedelta
 
     if now >= schedule.closes_at(phase.deadline_at):
@@ -78,7 +80,8 @@ def is_ready(window: Window, held: list, phase, schedule, now: datetime) -> bool
     if now >= phase.deadline_at:
         return True
     return (schedule.close_early and not any(o.wait for o in held)
-            and now >= phase.opened_at + timedelta(seconds=schedule.min_window))
+            and now >= phase.opened_at + timedelta(seconds=schedule.min_window)
+            and all(o.received_at >= phase.opened_at for o in held if o.role in window.owed))
 
 
 def process(db, sealer, *, now: datetime, entropy, game_id: str | None = None,
