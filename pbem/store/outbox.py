@@ -59,19 +59,23 @@ def claimed(s: Session, token: str, *, skip: set[int] = frozenset()) -> tuple[li
     """The queued messages the run ``token`` holds, oldest first, but those whose ids are in
     ``skip``, as ``(rows, tampered)``: read-only rows (the Outbox columns as attributes) whose
     MAC holds, and a :class:`RowTampered` for each row that fails it."""
-    key = session_key(s, "outbox", "read")
     q = select(_T).where(_T.c.claimed_by == token, _queued()).order_by(_T.c.id)
-    rows, tampered = [], []
-    for row in s.execute(q):
-        if row.id in skip:
-            continue
+    return _checked(s, (row for row in s.execute(q) if row.id not in skip))
+
+
+def _checked(s: Session, rows) -> tuple[list, list]:
+    """``rows`` (outbox rows read with Core) split into ``(rows whose MAC holds, a
+    RowTampered for each that fails)``: one bad row never holds up the others."""
+    key = session_key(s, "outbox", "read")
+    good, tampered = [], []
+    for row in rows:
         try:
             check_row(key, "outbox", row._mapping)
         except RowTampered as e:
             tampered.append(e)
             continue
-        rows.append(row)
-    return rows, tampered
+        good.append(row)
+    return good, tampered
 
 
 def renew(s: Session, token: str, ids: list[int], until: datetime) -> set[int]:
@@ -161,16 +165,7 @@ def listing(s: Session, *, game_id: str | None = None, status: str | None = None
     q = q.order_by(_T.c.id.desc())
     if limit:
         q = q.limit(limit)
-    key = session_key(s, "outbox", "read")
-    rows, tampered = [], []
-    for row in reversed(list(s.execute(q))):
-        try:
-            check_row(key, "outbox", row._mapping)
-        except RowTampered as e:
-            tampered.append(e)
-            continue
-        rows.append(row)
-    return rows, tampered
+    return _checked(s, reversed(list(s.execute(q))))
 
 
 def by_game(s: Session) -> tuple[dict, list]:
