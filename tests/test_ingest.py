@@ -105,7 +105,10 @@ def test_orders_for_a_game_where_the_key_is_not_registered(referee, players, gam
     referee.new_game(GameSpec(ruleset="hunt", game_id="h2",
                               players=(players["green"].spec(), players["white"].spec()), options={}))
     v = one(judge(referee, players["red"].signed("h2", 1, "dig", "dig 4", issued=clock(), role="green")))
-    assert v.cause == "unknown-key" and "h1 (red)" in v.reason
+    assert v.cause == "unknown-key" and "check the 'game:' line" in v.reason
+    # the reply goes to whatever address sent the message: it must not say where else the key
+    # plays (a new user's trial, issue 8)
+    assert "h1" not in v.reason and "(red)" not in v.reason
 
 
 def test_orders_for_another_turn_or_phase(referee, players, game, clock):

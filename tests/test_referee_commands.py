@@ -296,7 +296,9 @@ def test_replace_gives_the_seat_a_new_key_and_address(referee, game, clock, play
     assert line["previous_fingerprint"] == old.key.public_key().fingerprint
     assert_log_clean(referee)
     got = by_addr(mail(referee))
-    assert set(got) == {"carol@new.example", "blue@players.example"}
+    assert set(got) == {"carol@new.example", "blue@players.example", "red@players.example"}
+    farewell = body(got["red@players.example"][0])  # the former player is told, at the old address
+    assert "no longer taken" in farewell and "carol@new.example" not in farewell
     report, welcome = sorted(got["carol@new.example"], key=lambda m: not is_report(m))
     assert is_report(report) and not is_report(welcome)
     assert "Report for red" in body(report) and "setup report for red" in str(report["Subject"])
@@ -594,7 +596,7 @@ def test_cli_replace_set_end_resend(run):
     secret = k.joinpath("blue.key").read_text().splitlines()[-1].split()[1]
     assert "private key" in r.output and secret not in r.output
     got = _cli_mail(run, "m1")
-    assert set(got) == {"carol@x.example", "blue@x.example"}
+    assert set(got) == {"carol@x.example", "blue@x.example", "red@x.example"}
     assert len(got["carol@x.example"]) == 2
     r = run("game", "set", "h1", "--email", "blue=blue2@x.example", "--zone", "red=Europe/Berlin",
             "--why", "new address")

@@ -76,13 +76,12 @@ def accept_orders(batch, msg, ex, signed, now) -> Verdict:
                        f"(its roles: {', '.join(g.ctx.roles)})", **where)
     owner = next((p for p in g.ctx.players if p.fingerprint == fp), None)
     if owner is None:
-        elsewhere = sorted(f"{p.game_id} ({p.role})" for p in repo.games_of_key(batch.session, fp))
-        if elsewhere:
-            raise Rejected("unknown-key", f"these orders name game {game.id}, but the key {fp} "
-                           f"that signed them is not registered there; it is registered in "
-                           f"{', '.join(elsewhere)} — orders for another game?", **where)
+        # Which other games the key plays in is not said: the reply goes to whatever address
+        # the message came from, and anyone holding a player's signed orders could learn them.
         raise Rejected("unknown-key", f"the key {fp} that signed these orders is not registered "
-                       f"for any player of game {game.id}", **where)
+                       f"for any player of game {game.id} (if you play in another game of "
+                       "this judge, check the 'game:' line; if your seat was given to someone "
+                       "else, the referee has told you)", **where)
     if owner.role != header.role:
         raise Rejected("wrong-key", f"the key {fp} is registered for role {owner.role} in game "
                        f"{game.id}, but these orders are for role {header.role}", **where)

@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from pbem.engine.gamestate import GameContext, dice_seed_purpose
+from pbem.engine.gamestate import GameContext, dice_seed_purpose, game_schedule, reader_zone
 from pbem.engine.headers import parse_header
 from pbem.engine.ruleset import Chance, Window
 from pbem.store import repo
@@ -131,7 +131,6 @@ def _process_one(db, sealer, gid: str, *, now, entropy, force, accept_late,
                  last_run) -> list:
     """Handle the open window of game ``gid`` in one transaction: resolve it, postpone it
     (downtime guard) or queue its due reminders. Returns the results (empty: nothing to do)."""
-    from pbem.engine.gamestate import game_schedule
     from pbem.engine.schedule import downtime_guard, missed_by_downtime
 
     with db.write() as s:
@@ -154,12 +153,13 @@ def _process_one(db, sealer, gid: str, *, now, entropy, force, accept_late,
         guard = downtime_guard(schedule.grace)
         closes = schedule.closes_at(phase.deadline_at)
         if missing and not accept_late and missed_by_downtime(closes, last_run, now, guard):
-            return [_postpone(s, sealer, game, phase, missing, last_run, now, guard)]
+            return [_postpone(s, sealer, game, phase, missing, {o.role for o in held},
+                              last_run, now, guard)]
         ctx = GameContext.load(s, sealer, game)
         return [resolve_phase(ctx, phase, window, held, now=now, entropy=entropy)]
 
 
-def _postpone(s, sealer, game, phase, missing, last_run, now, guard) -> Postponed:
+def _postpone(s, sealer, game, phase, missing, held, last_run, now, guard) -> Postponed:
     """The downtime guard: move the deadline to ``now`` + ``guard`` seconds, log it and tell
     every player why."""
     from datetime import timedelta
@@ -179,23 +179,27 @@ def _postpone(s, sealer, game, phase, missing, last_run, now, guard) -> Postpone
     ctx.flush()
     queue_notices(s, sealer, game, ctx.players, kind="notice",
                   subject=f"turn {phase.turn} {phase.name}: deadline moved",
-                  text=lambda p: _postpone_text(game, phase, p, old, since, now, missing),
+                  text=lambda p: _postpone_text(game, phase, p, old, since, now, missing, held),
                   now=now)
     return Postponed(game.id, phase.phase_id, phase.deadline_at, last_run, missing)
 
 
-def _postpone_text(game, phase, player, old, since, now, missing) -> str:
+def _postpone_text(game, phase, player, old, since, now, missing, held) -> str:
     from pbem.engine.headers import format_time
     from pbem.engine.schedule import format_when
 
-    owe = player.role in missing
+    if player.role in missing:
+        yours = "Your orders for this window have not arrived: please send them before then.\n"
+    elif player.role in held:
+        yours = "Your orders for this window are in; you may still replace them.\n"
+    else:
+        yours = "You owe no orders for this window.\n"
     return (f"Game {game.id}, turn {phase.turn} {phase.name} (window {phase.phase_id}).\n\n"
             f"The judge did not run from {since} to {format_time(now)}, and this window's "
-            f"deadline ({format_when(old, player.zone)}) passed meanwhile. So that nobody is "
+            f"deadline ({format_when(old, reader_zone(game, player))}) passed meanwhile. So that nobody is "
             "treated as having sent no orders because of the outage, the deadline has been "
-            f"moved to:\n\n    {format_when(phase.deadline_at, player.zone)}\n\n"
-            + ("Your orders for this window have not arrived: please send them before then.\n"
-               if owe else "Your orders for this window are in; you may still replace them.\n"))
+            f"moved to:\n\n    {format_when(phase.deadline_at, reader_zone(game, player))}\n\n"
+            + yours)
 
 
 def _remind(s, sealer, game, phase, window, held, schedule, now) -> list:
@@ -232,7 +236,7 @@ def _reminder_text(ctx, phase, window, player, now) -> str:
     template = (order_header(game.id, window.turn, window.phase, player.role, referee_fp) + "\n"
                 + ctx.ruleset.template(ctx.state, player.role).rstrip("\n") + "\n")
     return (f"Game {game.id}: your orders for turn {window.turn} {window.phase} have not "
-            f"arrived yet.\n\nDeadline: {format_when(phase.deadline_at, player.zone)}\n"
+            f"arrived yet.\n\nDeadline: {format_when(phase.deadline_at, reader_zone(game, player))}\n"
             f"Time left: about {left:.0f} hours.\n\n"
             "Fill in the template below, sign it (`pbem sign orders.txt --key YOU.key`, or "
             "`ssh-keygen -Y sign -n pbem-orders`) and mail it back.\n\n" + template)
@@ -280,8 +284,9 @@ def resolve_phase(ctx: GameContext, phase, window: Window, held, *, now: datetim
     for role, found in resolution.problems.items():
         problems.setdefault(role, []).extend(found)
     nmr = [r for r in window.owed if r not in orders]
-    late = sorted(o.role for o in held if o.received_at > phase.deadline_at)
-    _announce_missing(resolution.events, nmr, late, phase, forced, now)
+    closes = game_schedule(ctx.game).closes_at(phase.deadline_at)
+    late = {o.role: o.received_at > closes for o in held if o.received_at > phase.deadline_at}
+    _announce_missing(resolution.events, nmr, late, phase, closes, forced, now)
 
     for row in held:
         ctx.log("orders-used", now, phase=phase.phase_id, role=row.role,
@@ -314,18 +319,29 @@ def resolve_phase(ctx: GameContext, phase, window: Window, held, *, now: datetim
                     next_phase.phase_id if next_phase else None)
 
 
-def _announce_missing(events: list, nmr: list, late: list, phase, forced: bool,
-                      now: datetime) -> None:
+def _announce_missing(events: list, nmr: list, late: dict, phase, closes: datetime,
+                      forced: bool, now: datetime) -> None:
     """Put the public ``nmr`` and ``late`` events first in ``events``: every report says who
-    sent nothing and who was late (the njudge tradition), not only the referee's output."""
+    sent nothing and who was late (the njudge tradition), not only the referee's output.
+    ``late`` maps each late role to whether its orders came even after the window closed
+    (deadline + grace; taken because the judge had not yet resolved it: docs/deadlines.md)."""
     from pbem.engine.headers import format_time
     from pbem.engine.ruleset import Event
 
     if late:
-        events.insert(0, Event(
-            "late", f"Orders of {', '.join(late)} arrived after the deadline "
-            f"({format_time(phase.deadline_at)}), within the grace period, and were used.",
-            data={"roles": late}))
+        roles = sorted(late)
+        within = [r for r in roles if not late[r]]
+        after = [r for r in roles if late[r]]
+        parts = []
+        if within:
+            parts.append(f"Orders of {', '.join(within)} arrived after the deadline "
+                         f"({format_time(phase.deadline_at)}), within the grace period, and "
+                         "were used.")
+        if after:
+            parts.append(f"Orders of {', '.join(after)} arrived after the window closed "
+                         f"({format_time(closes)}) but before the judge resolved it, and were "
+                         "used.")
+        events.insert(0, Event("late", " ".join(parts), data={"roles": roles}))
     if nmr:
         deadline = format_time(phase.deadline_at)
         when = (f"the referee closed the window before its deadline ({deadline})"

@@ -125,22 +125,27 @@ def parse_until(text: str, zone: str | None) -> datetime:
     return when
 
 
-def phase_seq_of(phases, text: str) -> int:
-    """The sequence number of the phase named ``text``: a phase id as reports name it
-    (``3.green``), ``setup`` (or ``0``) for the setup report, or a number. A phase id that
-    an undo made appear twice means its latest window. NotFound listing the ids otherwise."""
+def phase_seq_of(phases, text: str, game_id: str = "") -> int:
+    """The sequence number of the phase named ``text`` (``phases``: the game's Phase rows in
+    seq order): a phase id as the reports name it (``2.green``: "Turn 2, phase green has been
+    resolved"), or ``setup`` (also ``0.create``, the id its dice have) for the setup report. A
+    phase id that an undo made appear twice means its latest window. A bare number is
+    refused, since counting reports and counting turns would give different answers; the
+    message lists that turn's phases. NotFound listing the ids otherwise."""
     t = (text or "").strip().lower()
-    if t in ("setup", "0"):
+    if t in ("setup", "0.create"):
         return 0
-    ids = {}
-    for p in phases:
-        ids[p.phase_id.lower()] = p.seq  # in seq order: the latest wins
+    ids = {p.phase_id.lower(): p.seq for p in phases}  # in seq order: the latest wins
     if t in ids:
         return ids[t]
+    known = "setup" + "".join(f", {i}" for i in ids)
+    of = f" of game {game_id}" if game_id else ""
     if t.isdigit():
-        return int(t)
-    raise NotFound(f"no phase {text!r} (phases: setup, {', '.join(p.phase_id for p in phases)})"
-                   if phases else f"no phase {text!r} (phases: setup)")
+        turn = [i for i in ids if i.split(".", 1)[0] == t]
+        hint = f"; the phases of turn {t} are {', '.join(turn)}" if turn else ""
+        raise NotFound(f"--phase {text.strip()}: expected a phase id as the reports name it "
+                       f"(turn.phase, such as 2.green) or setup{hint}; the phases{of}: {known}")
+    raise NotFound(f"no phase {text!r}{of} (phases: {known})")
 
 
 # ---------------------------------------------------------------- shared pieces
@@ -384,7 +389,7 @@ def replace_player(ctx, *, role: str, email: str, key_text: str, key_source: str
     if other is not None:
         raise ActionRefused(f"the key {key.fingerprint} is the key of {other.role} in game "
                             f"{game.id}: a key identifies one seat")
-    previous = player.fingerprint
+    previous, old_address = player.fingerprint, player.email
     player.email = address
     player.public_key = key.openssh_line()
     player.fingerprint = key.fingerprint
@@ -426,10 +431,25 @@ def replace_player(ctx, *, role: str, email: str, key_text: str, key_source: str
                  f"The referee has given the seat {role} of game {game.id} ({game.title}) to "
                  f"a new player, whose key is {key.fingerprint} (it was {previous}).\n"
                  + _signed_off(why) + _FOOTER, now, roles=others)
+    n += _farewell(ctx, role, old_address, why, now)
     return {"game": game.id, "role": role, "fingerprint": key.fingerprint,
             "previous_fingerprint": previous,
             "report_seq": latest.phase_seq if latest is not None else None,
             "orders_in_force": bool(held), "notified": n}
+
+
+def _farewell(ctx, role: str, address: str, why: str, now: datetime) -> int:
+    """Tell the seat's former player, at their old address, that the seat was given to
+    someone else and their key no longer signs for it."""
+    from types import SimpleNamespace
+
+    game = ctx.game
+    return queue_notices(
+        ctx.session, ctx.sealer, game, [SimpleNamespace(role=role, email=address, zone=None)],
+        kind="notice", subject=f"you no longer play {role}", now=now,
+        text=(f"The referee has given your seat {role} in game {game.id} ({game.title}) to "
+              "another player. Orders signed with your key are no longer taken for it.\n"
+              + _signed_off(why) + _FOOTER))
 
 
 def change_settings(ctx, *, sender: str | None = None, emails: dict | None = None,

@@ -82,8 +82,9 @@ def _sha256(text: str | None) -> str | None:
 
 def _check_spec(spec: GameSpec):
     """Validate a GameSpec; returns (ruleset, options, data, hexmap, keys). Raises GameError."""
-    from email.utils import parseaddr
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    from pbem.engine.admin import check_address
 
     from pbem.crypto.keys import KeyFormatError, load_public_key
 
@@ -104,9 +105,7 @@ def _check_spec(spec: GameSpec):
     for p in spec.players:
         if p.role in getattr(rs, "reserved_words", lambda: ())():
             raise GameError(f"role {p.role!r} is a word of {rs.name}'s orders; choose another name")
-        _, addr = parseaddr(p.email)
-        if "@" not in addr:
-            raise GameError(f"player {p.role}: expected an e-mail address, found {p.email!r}")
+        check_address(p.email, f"player {p.role}")  # one address mail can be sent to
         try:
             key = load_public_key(p.key_text, p.key_source)
         except KeyFormatError as e:

@@ -32,6 +32,12 @@ def game_schedule(game: Game):
     return Schedule.legacy(game.deadline_seconds, game.short_deadline_seconds)
 
 
+def reader_zone(game: Game, player: Player | None) -> str | None:
+    """The time zone a reader's mail shows times in: the player's own (``--zone``), else the
+    game's (``--tz``), else None (UTC only). ``player`` None: the public report."""
+    return (player.zone if player is not None else None) or game_schedule(game).zone
+
+
 def dice_seed_purpose(seq: int) -> str:
     """Sealed-row purpose of phase ``seq``'s dice seed."""
     return f"dice:{seq}"

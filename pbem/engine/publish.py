@@ -70,7 +70,7 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
         outcome_ctx = {"scores": outcome.scores, "winners": list(outcome.winners),
                        "reason": outcome.reason}
 
-    from pbem.engine.gamestate import game_schedule
+    from pbem.engine.gamestate import game_schedule, reader_zone
 
     schedule = game_schedule(game)
     public_text = ""
@@ -79,7 +79,7 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
     log_position = {"lines": lines, "head": head}
     for reader in [p.role for p in ctx.players] + [PUBLIC]:
         player = ctx.player(reader)
-        zone = player.zone if player else None
+        zone = reader_zone(game, player)
         view = rs.view(state, reader)
         next_ctx = template = None
         if window is not None:

@@ -331,29 +331,15 @@ class Referee(MailCommands, GameAdmin):
         is refused, listing the phase ids, since counting reports and counting turns would
         give different answers. An int ``phase`` is the stored phase's sequence number
         (0: setup), for callers that hold one."""
+        from pbem.engine.admin import phase_seq_of
         from pbem.store import repo
 
         self.game(game_id)
         shown = phase
         with self.db.read() as s:
             if isinstance(phase, str):
-                phase = phase.strip()
-                shown = phase
-                ids = {p.phase_id: p.seq for p in repo.phases(s, game_id)}
-                known = "setup, " + ", ".join(ids) if ids else "setup"
-                if phase in ("setup", "0.create"):
-                    phase = 0
-                elif phase in ids:
-                    phase = ids[phase]
-                elif phase.isdigit():
-                    turn = [i for i in ids if i.split(".", 1)[0] == phase]
-                    hint = (f"; the phases of turn {phase} are {', '.join(turn)}" if turn
-                            else "")
-                    raise NotFound(f"--phase {phase}: expected a phase id as the reports name "
-                                   f"it (turn.phase, such as 2.green) or setup{hint}; the "
-                                   f"phases of game {game_id}: {known}")
-                else:
-                    raise NotFound(f"game {game_id} has no phase {phase!r} (phases: {known})")
+                shown = phase.strip()
+                phase = phase_seq_of(repo.phases(s, game_id), phase, game_id)
             roles = [p.role for p in repo.players(s, game_id)]
             if role not in roles and role != "*":
                 raise NotFound(f"game {game_id} has no role {role!r} (roles: {', '.join(roles)})")
