@@ -59,7 +59,8 @@ def send(obj, sendmail, smtp_host, smtp_port, smtp_security, smtp_user, smtp_pas
 
     Prints `sent N, retry later N, failed N`, then each failure with the server's answer.
     Exit status 1 when a message failed for good, a queued row was changed outside pbem, or
-    nothing could be sent (a refused login); 0 otherwise.
+    nothing could be sent (a refused login, or the server could not be reached before a first
+    message went); 0 otherwise.
     """
     from pbem.engine.service_mail import SmtpOverrides
 

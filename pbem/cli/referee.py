@@ -61,7 +61,7 @@ def game_extend(obj, game_id, by, until, why):
     """Move the deadline of GAME_ID's open window later.
 
     The new deadline must be after now and after the current one (to resolve a window at once,
-    `pbem process GAME_ID --force`). Every player is told the new deadline, in UTC and in their
+    `pbem process --game GAME_ID --force`). Every player is told the new deadline, in UTC and in their
     zone."""
     from pbem.engine.durations import parse_duration
 

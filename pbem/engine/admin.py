@@ -208,7 +208,7 @@ def extend(ctx, *, by: int | None = None, until: str | None = None, why: str,
     """Move the open window's deadline later: by ``by`` seconds from the current deadline, or
     to ``until`` (:func:`parse_until`, in the game's zone when it names none). Refused when the
     new deadline is not after now, or (``until``) not after the current deadline (to close a
-    window early, ``pbem process GAME --force``), or for ``until`` while the game is paused
+    window early, ``pbem process --game GAME --force``), or for ``until`` while the game is paused
     (its deadline moves again when it resumes: ``--by`` adds to it). Logs ``extend`` and
     notifies every player. Returns ``{"game", "phase", "previous", "deadline", "zone",
     "paused", "notified"}``."""

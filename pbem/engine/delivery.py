@@ -113,9 +113,11 @@ class DeliveryRun:
 
     @property
     def ok(self) -> bool:
-        """Nothing failed for good, no row was tampered with or unreadable, and the transport
-        was usable."""
-        return not self.failed and not self.problems and not self.fatal
+        """Nothing failed for good, no row was tampered with or unreadable, the transport was
+        usable, and the run did not stop (server unreachable) before sending anything: cron
+        sees an outage as a failed run."""
+        return (not self.failed and not self.problems and not self.fatal
+                and not (self.stopped and not self.sent))
 
 
 def compose_queued(s, sealer, row) -> tuple[str, bytes]:

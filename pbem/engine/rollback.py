@@ -23,7 +23,7 @@ the snapshot is what an undo puts back. It costs about half a millisecond per ph
   unless their sender replaces them, as usual (a later ``issued``, a fresh nonce). They keep their
   time of receipt, before the window reopened, so they do not close it early
   (pbem.engine.adjudicate.is_ready): the players have until the deadline to replace them, and
-  the referee who wants the redo at once runs ``pbem process GAME --force``;
+  the referee who wants the redo at once runs ``pbem process --game GAME --force``;
 - the public log gets ``{"type": "referee", "action": "undo", ...}`` (docs/log.md), the
   cancelled window's ``dice-reveal``, then the new ``phase-open`` and ``dice-commit`` and the
   carried ``orders``; every player gets a notice.
