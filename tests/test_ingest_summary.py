@@ -102,3 +102,15 @@ def test_nothing_to_ingest(referee):
 def test_the_help_names_the_verbose_flag():
     out = CliRunner().invoke(main, ["ingest", "--help"]).output
     assert "-v, --verbose" in out and "accepted 3, rejected 1, duplicate 42" in " ".join(out.split())
+
+
+def test_a_message_over_the_read_budget_is_counted_and_shown_without_v():
+    """A new referee's trial: a message the judge could not read within its budget was only
+    counted as rejected, so the referee did not know to run --retry."""
+    from pbem.cli.play import ingest_summary
+    from pbem.engine.verdicts import Verdict
+
+    verdicts = [Verdict("a", "accepted"), Verdict("b", "rejected", "unreadable"),
+                Verdict("c", "rejected", "bad-signature")]
+    assert ingest_summary(verdicts) == ("accepted 1, rejected 2, duplicate 0, of them unreadable "
+                                        "1 (`pbem ingest --retry` reads them again)")

@@ -118,3 +118,18 @@ def test_public_key_errors_name_the_line_kind(line, shown):
         load_public_key(line + "\n", "k.pub")
     assert str(info.value).startswith("k.pub:1: ") and shown in str(info.value)
     assert line.split(None, 1)[1] not in str(info.value)
+
+
+@pytest.mark.parametrize("kind", ["ssh-ed25519", "pbem-ed25519"])
+def test_a_secret_seed_on_a_public_key_line_is_not_echoed(tmp_path, kind):
+    """A new referee's trial: a line 'ssh-ed25519 <a private seed>' was refused with the seed
+    quoted in the error."""
+    import base64
+
+    from pbem.crypto.errors import CryptoError
+    from pbem.crypto.keys import load_public_key
+
+    seed = base64.b64encode(bytes(range(7, 39))).decode() + "AB"  # not a valid key blob
+    with pytest.raises(CryptoError) as e:
+        load_public_key(f"{kind} {seed} carol\n", "carol.pub")
+    assert seed not in str(e.value) and seed[:12] not in str(e.value)

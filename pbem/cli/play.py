@@ -49,7 +49,7 @@ def ingest(obj, paths, retry, verbose):
         raise click.ClickException(str(e)) from None
     shown = None
     for v in verdicts:
-        if not verbose and v.status != "error":
+        if not verbose and v.status != "error" and v.cause not in _UNREAD:
             continue
         click.echo(v.summary())
         for p in v.problems:
@@ -66,6 +66,10 @@ def ingest(obj, paths, retry, verbose):
                                    "them again)")
 
 
+_UNREAD = ("unreadable", "unreadable-archive")
+"""Rejections the referee should see without -v: the judge could not read the message."""
+
+
 def ingest_summary(verdicts: list) -> str:
     """The line `pbem ingest` ends with: "accepted 3, rejected 1, duplicate 42" (the three
     always, then any other verdict: error 1), and how many receipts were sent again to players
@@ -78,6 +82,9 @@ def ingest_summary(verdicts: list) -> str:
     order = ["accepted", "rejected", "duplicate"]
     words = [f"{k} {counts.pop(k, 0)}" for k in order]
     words += [f"{k} {n}" for k, n in sorted(counts.items())]
+    unread = sum(1 for v in verdicts if v.cause in _UNREAD)
+    if unread:
+        words.append(f"of them unreadable {unread} (`pbem ingest --retry` reads them again)")
     again = sum(1 for v in verdicts if getattr(v, "resent", False))
     if again:
         words.append(f"receipts sent again {again}")

@@ -293,26 +293,27 @@ def _parse_public_line(s: str, where: str) -> PublicKey:
     comment = fields[2].strip() if len(fields) > 2 else ""
     if kind == PUBLIC_KEY_TAG:
         if len(fields) < 2:
-            raise KeyFormatError(f"{where}: {quote(s)} has no key data; {_EXPECTED_PUBLIC}")
+            raise KeyFormatError(f"{where}: '{kind}' with no key data; {_EXPECTED_PUBLIC}")
         try:
             raw = _b64decode(fields[1])
         except (binascii.Error, UnicodeEncodeError):
             raise KeyFormatError(
-                f"{where}: key data {quote(fields[1])} is not valid base64; {_EXPECTED_PUBLIC}"
+                f"{where}: the key data after '{kind}' ({len(fields[1])} characters, not shown: "
+                f"it may be a secret) is not valid base64; {_EXPECTED_PUBLIC}"
             ) from None
         if len(raw) != 32:
             raise KeyFormatError(
-                f"{where}: key data {quote(fields[1])} decodes to {len(raw)} bytes; "
+                f"{where}: the key data after '{kind}' (not shown) decodes to {len(raw)} bytes; "
                 "an Ed25519 public key is 32 bytes"
             )
         return PublicKey(raw, _comment(comment, where))
     if kind == SSH_ED25519:
         try:
             key = serialization.load_ssh_public_key(s.encode("utf-8"))
-        except (ValueError, UnsupportedAlgorithm) as exc:
+        except (ValueError, UnsupportedAlgorithm):
             raise KeyFormatError(
-                f"{where}: {quote(s)} is not a valid OpenSSH ed25519 key line ({exc}); "
-                f"{_EXPECTED_PUBLIC}"
+                f"{where}: the '{SSH_ED25519}' line is not a valid OpenSSH ed25519 public key "
+                f"(its key data is not shown: it may be a secret); {_EXPECTED_PUBLIC}"
             ) from None
         if not isinstance(key, Ed25519PublicKey):  # pragma: no cover - cryptography checks the type
             raise UnsupportedKeyTypeError(f"{where}: {quote(s)} is not an Ed25519 key; {_ONLY_ED25519}")
