@@ -148,7 +148,8 @@ def status(obj, game_id, as_json):
     if not items:
         click.echo("no games")
     for g in items:
-        click.echo(f"{g['game']}  {g['title']}  [{g['status']}]")
+        shown = "paused" if g.get("paused_since") and g["status"] == "active" else g["status"]
+        click.echo(f"{g['game']}  {g['title']}  [{shown}]")
         if g.get("paused_since"):
             click.echo(f"  paused since {g['paused_since']} (deadlines stop until `pbem game "
                        "resume`)")
@@ -158,7 +159,7 @@ def status(obj, game_id, as_json):
             click.echo(f"  window turn {w['turn']} phase {w['phase']}, deadline "
                        f"{w['deadline_text']}{late}")
             if w["closes"] != w["deadline"]:
-                click.echo(f"  grace: orders taken until {w['closes']}")
+                click.echo(f"  grace: orders taken until {w['closes_text']}")
             waiting = [r for r in w["owed"] if r not in w["orders_in"]]
             click.echo(f"  orders in: {', '.join(w['orders_in']) or 'none'}; waiting for: "
                        f"{', '.join(waiting) or 'nobody'}")

@@ -315,6 +315,7 @@ class Referee(MailCommands, GameAdmin):
                                       "deadline_text": format_when(phase.deadline_at,
                                                                    sched.zone),
                                       "closes": format_time(closes),
+                                      "closes_text": format_when(closes, sched.zone),
                                       "overdue": self.clock() >= phase.deadline_at}
                 out.append(item)
         mail = self.mail_by_game()
