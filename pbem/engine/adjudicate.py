@@ -91,9 +91,9 @@ def process(db, sealer, *, now: datetime, entropy, game_id: str | None = None,
     game's open phase even if orders are missing and the deadline is ahead (the referee's
     decision, NMR for the missing); ``accept_late`` resolves windows the downtime guard would
     postpone. Returns :class:`Resolved`, :class:`Postponed` and :class:`Reminded` items in
-    order. Records the run's time (setting ``last_process_at``)."""
+    order. Records the run's time first (setting ``last_process_at``)."""
     done: list = []
-    last_run = _last_run(db)
+    last_run = _record_run(db, now)
     with db.read() as s:
         candidates = sorted({p.game_id for p in repo.open_phases(s)
                              if game_id is None or p.game_id == game_id})
@@ -106,25 +106,20 @@ def process(db, sealer, *, now: datetime, entropy, game_id: str | None = None,
             last = results[-1] if results else None
             if not isinstance(last, Resolved) or last.ended:
                 break
-    _record_run(db, now)
     return done
 
 
-def _last_run(db) -> datetime | None:
-    from pbem.engine.headers import parse_issued
-    from pbem.store.models import Setting
-
-    with db.read() as s:
-        row = s.get(Setting, LAST_RUN_SETTING)
-        return parse_issued(row.value) if row else None
-
-
-def _record_run(db, now: datetime) -> None:
-    from pbem.engine.headers import format_time
+def _record_run(db, now: datetime) -> datetime | None:
+    """Record ``now`` as the time of this ``pbem process`` run and return the previous run's
+    (None: never), in one transaction: the downtime guard compares windows with it."""
+    from pbem.engine.headers import format_time, parse_issued
     from pbem.store.models import Setting
 
     with db.write() as s:
+        row = s.get(Setting, LAST_RUN_SETTING)
+        previous = parse_issued(row.value) if row else None
         s.merge(Setting(key=LAST_RUN_SETTING, value=format_time(now)))
+    return previous
 
 
 def _process_one(db, sealer, gid: str, *, now, entropy, force, accept_late,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import datetime
 
 from pbem.engine import registry
@@ -25,11 +26,19 @@ def game_schedule(game: Game):
     """The game's :class:`pbem.engine.schedule.Schedule`: from ``schedule_json``, or for a game
     created before schema 0003 the legacy one of its ``deadline_seconds`` and
     ``short_deadline_seconds``."""
+    if game.schedule_json:
+        return _schedule_of(game.schedule_json)
     from pbem.engine.schedule import Schedule
 
-    if game.schedule_json:
-        return Schedule.from_json(json.loads(game.schedule_json))
     return Schedule.legacy(game.deadline_seconds, game.short_deadline_seconds)
+
+
+@lru_cache(maxsize=256)
+def _schedule_of(text: str):
+    """The Schedule of a ``schedule_json`` text (immutable, so shared between calls)."""
+    from pbem.engine.schedule import Schedule
+
+    return Schedule.from_json(json.loads(text))
 
 
 def reader_zone(game: Game, player: Player | None) -> str | None:
