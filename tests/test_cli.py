@@ -54,6 +54,13 @@ def test_keygen_writes_a_pair_and_refuses_to_overwrite(run, tmp_path):
     assert r.exit_code == 1 and "alice.key" in r.output
 
 
+def test_keygen_refuses_a_name_that_is_a_path(run, tmp_path):
+    """A new referee's trial: `pbem keygen ../escape` wrote outside --dir."""
+    r = run("keygen", "../escape", "--dir", str(tmp_path / "k"), ok=False)
+    assert r.exit_code == 2 and "--dir" in r.output
+    assert not (tmp_path / "escape.key").exists()
+
+
 def _setup_game(run, tmp_path, ssh_pub=None):
     run("init")
     run("keygen", "red", "--dir", str(tmp_path / "k"))

@@ -154,6 +154,7 @@ def test_wait_yes_holds_the_window_open_and_a_later_wait_no_releases_it(referee,
     send(referee, players["blue"], clock)
     at(clock, 1 * H)
     assert referee.process("d1") == []
+    assert referee.status("d1")[0]["window"]["wait"] == ["red"]  # why it stays open
     at(clock, 2 * H)
     send(referee, players["red"], clock, body="dig 6", wait="no")  # corrected orders
     (res,) = referee.process("d1")

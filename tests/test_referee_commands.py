@@ -165,6 +165,8 @@ def test_until_reads_iso_times_and_local_times(text, zone, expected):
     ({"until": "2026-13-24 20:00"}, "expected an ISO 8601 time"),
     ({}, "either --by"),
     ({"by": 3600, "until": "2026-12-24 20:00"}, "either --by"),
+    # two years ahead: a new referee's trial found --until took it while --by stops at 366d
+    ({"until": "2028-12-31 20:00"}, "more than a year"),
 ])
 def test_extend_refuses_what_would_not_move_the_deadline_later(referee, game, kw, words):
     before = referee.log_lines(game)

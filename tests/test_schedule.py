@@ -417,3 +417,9 @@ def test_docs_quote_the_code():
                             ("mon-fri 18:00", "mon,tue,wed,thu,fri 18:00")):
         assert f"`{text}` becomes `{canonical}`" in doc
         assert DeadlineRule.parse(text).format() == canonical
+
+
+def test_a_zone_written_into_the_deadline_points_to_tz():
+    """A new referee's trial wrote --deadline 'sun 23:55 Europe/Paris'."""
+    with pytest.raises(ScheduleError, match=r"--tz Europe/Paris\)$"):
+        DeadlineRule.parse("sun 23:55 Europe/Paris")

@@ -163,6 +163,11 @@ def status(obj, game_id, as_json):
             waiting = [r for r in w["owed"] if r not in w["orders_in"]]
             click.echo(f"  orders in: {', '.join(w['orders_in']) or 'none'}; waiting for: "
                        f"{', '.join(waiting) or 'nobody'}")
+            if w.get("wait"):
+                click.echo(f"  held open to the deadline by 'wait: yes' of {', '.join(w['wait'])}")
+            if w.get("carried"):
+                click.echo(f"  carried over from the undone phase (stand at the deadline unless "
+                           f"replaced): {', '.join(w['carried'])}")
         for p in g["players"]:
             click.echo(f"  {p['seat']}. {p['role']:<8} {p['email']}  {p['key']}")
         mail = g.get("mail") or {"queued": 0, "failed": []}

@@ -56,8 +56,14 @@ def _say_protected(r: dict) -> None:
 @_fail_on_errors
 def keygen(name, folder):
     """Make an Ed25519 key pair for a player: NAME.key (mode 0600) and NAME.pub."""
+    import re
+
     from pbem.crypto.keys import generate_keypair, write_public_file, write_secret_file
 
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}", name) or ".." in name:
+        raise click.BadParameter(f"expected a plain name such as alice (letters, digits, '.', "
+                                 f"'_', '@', '-'), found {name!r}; the folder goes in --dir",
+                                 param_hint="NAME")
     private, public = generate_keypair(name)
     base = Path(folder)
     base.mkdir(parents=True, exist_ok=True)

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta, timezone
 
 from pbem.engine.errors import GameError, NotFound, PbemError
 from pbem.engine.headers import format_time
+from pbem.engine.durations import MAX_SECONDS
 from pbem.engine.notices import queue_notices, record_action
 from pbem.engine.schedule import format_when
 from pbem.store import repo
@@ -237,7 +238,11 @@ def extend(ctx, *, by: int | None = None, until: str | None = None, why: str,
         raise ActionRefused(f"the new deadline {format_when(new, None)} is not after the "
                             f"current one, {format_when(old, None)}: `pbem game extend` moves a "
                             "deadline later (to resolve the window now: `pbem process "
-                            f"{game.id} --force`)")
+                            f"--game {game.id} --force`)")
+    if new - now > timedelta(seconds=MAX_SECONDS):
+        raise ActionRefused(f"the new deadline {format_when(new, None)} is more than a year "
+                            "(366 days) away, the longest deadline a game may have; to stop "
+                            f"the game for longer: `pbem game pause {game.id}`")
     phase.deadline_at = new
     _rearm_reminders(phase, effective, now)
     ctx.session.add(phase)

@@ -129,7 +129,10 @@ class DeadlineRule:
             if "longer than a year" in str(e):
                 raise ScheduleError(f"deadline {text!r}: expected at most 366d (a year and a "
                                     "day)") from None
-            raise ScheduleError(f"deadline {text!r}: {_EXPECTED}") from None
+            zone = next((w for w in text.split() if "/" in w or w.upper() in ("UTC", "GMT")),
+                        None)
+            hint = (f" (the time zone goes in its own option: --tz {zone})" if zone else "")
+            raise ScheduleError(f"deadline {text!r}: {_EXPECTED}{hint}") from None
 
     def format(self) -> str:
         """The canonical text: ``72h`` style (format_duration), ``daily 20:00`` when all seven

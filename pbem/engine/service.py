@@ -305,12 +305,17 @@ class Referee(MailCommands, GameAdmin):
                 phase = repo.open_phase(s, g.id)
                 if phase is not None:
                     w = json.loads(phase.window_json)
-                    held = sorted(o.role for o in repo.accepted_orders(s, g.id, phase.seq))
+                    orders = repo.accepted_orders(s, g.id, phase.seq)
+                    held = sorted(o.role for o in orders)
                     sched = game_schedule(g)
                     closes = sched.closes_at(phase.deadline_at)
                     item["window"] = {"turn": phase.turn, "phase": phase.name,
                                       "phase_id": phase.phase_id, "owed": w["owed"],
                                       "optional": w.get("optional", []), "orders_in": held,
+                                      # why a window with every order in stays open
+                                      "wait": sorted(o.role for o in orders if o.wait),
+                                      "carried": sorted(o.role for o in orders
+                                                        if o.received_at < phase.opened_at),
                                       "deadline": format_time(phase.deadline_at),
                                       "deadline_text": format_when(phase.deadline_at,
                                                                    sched.zone),
