@@ -27,3 +27,10 @@ def test_durations_longer_than_a_year_are_refused():
         with pytest.raises(ValueError) as e:
             parse_duration(text)
         assert "longer than a year" in str(e.value)
+
+
+@pytest.mark.parametrize("text", ["1h1h", "30m2h", "1d1d12h"])
+def test_a_unit_twice_or_out_of_order_is_refused(text):
+    """A new referee's trial: '1h1h' was taken as 2h; each unit comes once, largest first."""
+    with pytest.raises(ValueError, match="each unit once"):
+        parse_duration(text)

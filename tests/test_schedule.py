@@ -323,12 +323,13 @@ def test_parse_leads():
     assert parse_leads("24h,2h") == (86400, 7200)
     assert parse_leads("2h, 24h,2h") == (86400, 7200)
     assert parse_leads("90m") == (5400,)
-    assert parse_leads("none") == parse_leads(" NONE ") == parse_leads("") == ()
+    assert parse_leads("none") == parse_leads(" NONE ") == ()
     assert format_leads((7200, 86400)) == "1d,2h" and parse_leads("1d,2h") == (86400, 7200)
     assert format_leads(()) == "none"
 
 
-@pytest.mark.parametrize("text", ["24h,x", "24h,", "-1h", "0h", "24h;2h", "never"])
+@pytest.mark.parametrize("text", ["24h,x", "24h,", "-1h", "0h", "24h;2h", "never",
+                                  "", "1h1h"])  # '' and '1h1h': a new referee's trial
 def test_bad_leads_quote_the_input(text):
     with pytest.raises(ScheduleError) as e:
         parse_leads(text)
@@ -423,3 +424,9 @@ def test_a_zone_written_into_the_deadline_points_to_tz():
     """A new referee's trial wrote --deadline 'sun 23:55 Europe/Paris'."""
     with pytest.raises(ScheduleError, match=r"--tz Europe/Paris\)$"):
         DeadlineRule.parse("sun 23:55 Europe/Paris")
+
+
+def test_a_range_from_a_day_to_itself_is_refused():
+    """A new referee's trial: 'mon-mon 18:00' was taken (as Monday alone)."""
+    with pytest.raises(ScheduleError, match="starts and ends on the same day"):
+        DeadlineRule.parse("mon-mon 18:00")

@@ -13,11 +13,16 @@ MAX_SECONDS = 366 * 86400
 def parse_duration(text: str) -> int:
     """Seconds in a duration such as ``72h`` or ``1d12h``; ValueError quoting the input otherwise."""
     s = text.strip().lower()
-    pos, total = 0, 0
+    pos, total, order = 0, 0, list(_UNITS)
     for m in _PART.finditer(s):
         if m.start() != pos and s[pos:m.start()].strip():
             break
-        total += int(m.group(1)) * _UNITS[m.group(2)]
+        unit = m.group(2)
+        if unit not in order:  # each unit once, largest first: '1h1h' is a typo, not 2h
+            raise ValueError(f"expected a duration such as 72h, 3d, 90m or 1d12h (each unit "
+                             f"once, largest first), found {text!r}")
+        del order[:order.index(unit) + 1]
+        total += int(m.group(1)) * _UNITS[unit]
         pos = m.end()
     if not s or s[pos:].strip() or total <= 0:
         raise ValueError(f"expected a duration such as 72h, 3d, 90m or 1d12h, found {text!r}")

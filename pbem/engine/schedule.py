@@ -73,6 +73,9 @@ def _parse_days(text: str, spec: str) -> frozenset:
             raise ScheduleError(f"deadline {text!r}: expected days such as sun, mon,thu, mon-fri, "
                                 f"daily, weekdays or weekends before the time, found {item!r}")
         first, last = _DAYS[ends[0]], _DAYS[ends[-1]]
+        if len(ends) == 2 and first == last:
+            raise ScheduleError(f"deadline {text!r}: the range {item!r} starts and ends on the "
+                                f"same day; write the day alone ({ends[0][:3]}) or 'daily'")
         days.update((first + i) % 7 for i in range((last - first) % 7 + 1))  # fri-mon wraps
     return frozenset(days)
 
@@ -244,9 +247,10 @@ class Schedule:
 
 def parse_leads(text: str) -> tuple[int, ...]:
     """Reminder lead times in seconds, largest first, without repeats: ``'24h,2h'`` ->
-    ``(86400, 7200)``; ``'none'`` or ``''`` -> ``()``. Raises ScheduleError quoting ``text``."""
+    ``(86400, 7200)``; ``'none'`` -> ``()``. Raises ScheduleError quoting ``text`` (an empty
+    text too: no reminders is said with ``none``)."""
     s = text.strip().lower() if isinstance(text, str) else None
-    if s in ("", "none"):
+    if s == "none":
         return ()
     try:
         return tuple(sorted({parse_duration(part) for part in s.split(",")}, reverse=True))
