@@ -176,6 +176,16 @@ class HexMap:
         """Every hex of the map in label order (column by column, top to bottom)."""
         return self._labels
 
+    def spaces(self) -> tuple[str, ...]:
+        """The hexes of the map, as :meth:`labels` (the :class:`~pbem.boards.board.Board`
+        protocol's name for them)."""
+        return self._labels
+
+    def label(self, space: str) -> str:
+        """The text that names ``space`` in reports and orders: its four-digit label itself
+        (:class:`~pbem.boards.board.Board`). Raises ``KeyError`` off the map."""
+        return self._key(space)
+
     def terrain(self, label: str) -> str:
         """The terrain type of ``label``."""
         return self._terrain[self._key(label)]
