@@ -73,8 +73,9 @@ def _flight_partner_problem(known: State, h: str, to: str) -> str | None:
         kind = known.units[name]["kind"] if name else "?"
         if kind != "dummy":
             return f"{to} is {name}, not a dummy: Flight trades places with a dummy (9.2)"
-        return (f"{name} cannot take the place of the counter at {h}: a dummy within "
-                f"{known.rules['flight_range']} hexes, face down when the prisoner is (9.2)")
+        return (f"{name} cannot take the place of the counter at {h}: Flight trades with a "
+                f"dummy within {known.rules['flight_range']} hexes (9.2) that is not held in "
+                "place by a stun this phase or by a Trip Net (7.7, 14.4)")
     return None
 
 

@@ -29,6 +29,26 @@ ONLY_ELIMINATED = ("drystal", "wagon")
 """Units affected only by an "Eliminated" result (16.1, 18.5)."""
 
 
+# -- stuns (7.7) ---------------------------------------------------------------------------
+def stun_holds(s: State, side: str, rec: dict) -> bool:
+    """True while a stunned unit of ``side`` (its record ``rec``) "must remain in place
+    through the end of its following Movement Phase" (7.7), as seen from a Combat Phase: it
+    may not attack then (7.14) nor trade places by Flight (9.2).
+
+    Once that Movement Phase is over the unit "will be able to attack" (7.7): a unit is
+    stunned only in the enemy's Combat Phase, so in its own next Combat Phase it attacks. A
+    stunned Confederation counter stays stunned (face up, unable to move, open to Recovery,
+    18.2) until the start of the Confederation Movement Phase of the next Game Turn (README),
+    ``stun_end`` = that player turn; its following Movement Phase is two player turns before.
+    A Spikus unit's ``stun_end`` is the player turn of its following Movement Phase, at the
+    end of which the stun is lifted (movephase.end_of_movement)."""
+    end = rec.get("stun_end")
+    if end is None:
+        return False
+    following = end if side == SPIKUS else end - 2
+    return s.pt < following
+
+
 # -- who takes part ------------------------------------------------------------------------
 def defenders(s: State, side: str, target: str) -> list:
     """The units attacked by ``side`` at ``target`` (a hex, or a Spikus unit id when the
@@ -79,7 +99,7 @@ def why_cannot_attack(s: State, side: str, unit: str) -> str | None:
         return f"a {s.rules.units[kind].name} cannot attack (15.2, 18.0, 13.4, 14.5)"
     if s.public_id(unit) in s.fired:
         return f"{unit} has already attacked this Combat Phase (7.13)"
-    if rec.get("stun_end") is not None:
+    if stun_holds(s, side, rec):
         return f"{unit} is stunned and may not attack (7.14)"
     if rec.get("feed_end") is not None:
         return f"{unit} is feeding in Renewal and may not attack (10.1)"
@@ -174,25 +194,33 @@ def may_evade(s: State, marker: str) -> bool:
 
 
 def flight_dummies(s: State, marker: str) -> list:
-    """Dummies within the flight range of ``marker`` (9.2), nearest first, then by hex (face-up
-    ones first): the markers a successful Flight may swap with, not stunned or netted. For a face-down prisoner only face-down dummies,
-    so that the swap stays invisible to the Spikus player ("must turn his head"); a prisoner
-    already face up (13.2, 21.1) is seen wherever it goes, so any dummy will do."""
+    """The dummies a successful Flight by the prisoner under ``marker`` may trade places with:
+    "any dummy unit within six hexes of it" (9.2), face up or face down, on the map.
+
+    Not a dummy that "must remain in place" (7.7) because a stun holds it (see
+    :func:`stun_holds`: one stunned in this same Spikus Combat Phase, whose following
+    Movement Phase has not come yet), nor one held by a Trip Net (14.4). A dummy stunned in an
+    earlier Game Turn, still face up, has had that Movement Phase and may trade.
+
+    Order (the partner taken when the order names none): dummies seen as the prisoner is seen
+    first (face down for a face-down prisoner, so that the swap stays unseen, "the Spikus
+    player must turn his head"; face up for a face-up one, so that the trade does not show a
+    face-down counter to be a dummy), then nearest, then by hex. A trade that involves a face
+    up counter is seen by the Spikus player (:func:`evade`)."""
     h = s.markers[marker]["hex"]
     hidden = not s.markers[marker]["exposed"]
     out = []
     for m, rec in s.markers.items():
-        if m == marker or rec["where"] != "map" or (hidden and rec["exposed"]):
+        if m == marker or rec["where"] != "map":
             continue
         if s.kind_of_marker(m) != "dummy":
             continue
-        if rec.get("stun_end") is not None or rec.get("restrained") is not None:
-            continue  # a stunned or netted counter must stay in place (7.7, 14.4)
+        if stun_holds(s, CONFEDERATION, rec) or rec.get("restrained") is not None:
+            continue  # it must remain in place (7.7, 14.4)
         d = s.hexmap.distance(h, rec["hex"])
         if d <= s.rules["flight_range"]:
-            # a face-up prisoner's partner is seen: one already known goes first, so that
-            # the trade does not show a face-down counter to be a dummy
-            out.append((0 if rec["exposed"] else 1, d, rec["hex"], m))
+            seen_alike = hidden == (not rec["exposed"])
+            out.append((0 if seen_alike else 1, d, rec["hex"], m))
     return [m for *_, m in sorted(out)]
 
 
@@ -247,14 +275,15 @@ def evade(s: State, marker: str, how: str, to: str | None, chance, events: list)
         return 0
     dummy = s.unit_at_marker(other)
     there = s.markers[other]["hex"]
-    if rec["exposed"]:
-        # a face-up prisoner is seen to go: the two counters trade hexes in public (9.2), and
+    if rec["exposed"] or s.markers[other]["exposed"]:
+        # a face-up counter is seen to go: the two counters trade hexes in public (9.2), and
         # the Signal Posts see both where they now stand (13.2)
         rec["hex"], s.markers[other]["hex"] = there, h
-        events.append(Event("flight-seen", f"Counter {marker}, face up, trades places with "
-                            f"counter {other} by Flight: {marker} is now at {there}, {other} at "
-                            f"{h} (9.2).", (PUBLIC,), {"marker": marker, "other": other,
-                                                      "from": h, "to": there}))
+        seen = (f"Counter {marker}, face up," if rec["exposed"] else f"Counter {marker}")
+        partner = f"counter {other}" if rec["exposed"] else f"counter {other}, a face-up dummy,"
+        events.append(Event("flight-seen", f"{seen} trades places with {partner} by Flight: "
+                            f"{marker} is now at {there}, {other} at {h} (9.2).", (PUBLIC,),
+                            {"marker": marker, "other": other, "from": h, "to": there}))
         signal_posts(s, marker, there, events)
         signal_posts(s, other, h, events)
     else:
@@ -297,7 +326,7 @@ def resolve_attack(s: State, side: str, target: str, units: list, chance, events
     if side == SPIKUS and evasion is not None:
         modifier = evade(s, defending[0], evasion[0], evasion[1], chance, events)
         before, defending = defending, defenders(s, side, target)
-        seen_flight = before != defending  # a face-up prisoner's Flight, seen: a dummy is here
+        seen_flight = before != defending  # a Flight seen (a face-up counter): a dummy is here
     attack = sum(s.value(_kind(s, side, u), "attack") for u in units)
     bonus = s.rules["adjacent_bonus"] if not ranged else 0
     kinds = [_def_kind(s, side, d) for d in defending]
@@ -347,7 +376,7 @@ def apply_result(s: State, side: str, foe: str, th: str, defending: list, adjace
         events.append(Event("no-effect", f"No effect at {th} (7.7).", (PUBLIC,), {"hex": th}))
         return
     if result == "AE":
-        corpses = [eliminate(s, side, u, "the attacker is eliminated (AE, 7.7)", chance,
+        corpses = [eliminate(s, side, u, "eliminated as an attacker (AE, 7.7)", chance,
                              events, renew=False) for u in adjacent]
         for h in corpses:
             if h is not None:
@@ -396,4 +425,4 @@ def _confederation_result(s: State, marker: str, kind: str, result: str, chance,
 
 __all__ = ["attack_problem", "resolve_attack", "retreat", "retreat_routes", "renewal",
            "eliminate", "evade", "may_evade", "flight_dummies", "evasion_rating",
-           "terrain_shift"]
+           "terrain_shift", "stun_holds"]
