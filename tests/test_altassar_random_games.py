@@ -149,10 +149,15 @@ def watch_flights(monkeypatch, seen: dict) -> None:
         before = view(s, "spikus")
         under = s.unit_at_marker(marker)
         face_down = not s.markers[marker]["exposed"]
+        placed = {m: (r["exposed"], r.get("hex")) for m, r in s.markers.items()}
         n = len(events)
         out = real(s, marker, how, to, chance, events)
         shown = [e for e in events[n:] if e.visible_to("spikus")]
-        if face_down:
+        moved = [m for m, r in s.markers.items() if r.get("hex") != placed[m][1]]
+        if face_down and [e.kind for e in shown] == ["evasion", "flight-seen"]:
+            # a trade with a face-up dummy is seen (9.2, issue 9): a face-up counter moved
+            assert any(placed[m][0] for m in moved), [e.text for e in shown]
+        elif face_down:
             assert view(s, "spikus") == before, "an evasion changed what the Spikus player sees"
             assert [e.kind for e in shown] == ["evasion"], [e.text for e in shown]
         else:  # a face-up prisoner's Flight is seen (9.2)
