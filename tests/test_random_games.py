@@ -100,6 +100,10 @@ def test_random_game_keeps_every_secret_to_its_audience(referee, clock, seed):
         check_invariants(state, n)
         for reader in list(roles) + ["*"]:
             people, symbols = hidden_from(state, reader)
+            if resolved.phase == "0.setup":
+                # Preparing to Play 2: each owner places their people knowing the numbers, and
+                # their placement report lists them (pbem/games/atlantis/README.md, "Placement")
+                people = {pid for pid in people if state.people[pid].owner != reader}
             for fmt in ("text", "html"):
                 body = referee.report(game_id, reader, fmt)
                 if fmt == "html":

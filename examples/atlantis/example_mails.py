@@ -156,8 +156,8 @@ gone for the north: my ship waits at 0504 under the forest at 0604, and the safe
 """,
         orders="""\
 # Ruth (red): placement. Three people on the forest at 0604, beside my
-# ship, so that they can step aboard from the first turn.
-people 0604 0604 0604
+# ship, so that they can step aboard from the first turn: my 6, 5 and 4.
+people 0604=6 0604=5 0604=4
 
 # Then two on the forest behind them, two on the west forest, one in the middle of the island (the fortresses sink last) and two more inland.
 people 0605 0605 0406 0406 0707 0606 0506

@@ -49,13 +49,20 @@ def _placement(s: State, role: str, rng: random.Random) -> list:
         if count.get(h, 0) < cap:
             count[h] = count.get(h, 0) + 1
             people.append(h)
+    # Preparing to Play 2: the bot knows its numbers while placing; it puts the highest values
+    # on the tiles nearest a safe island (the likeliest to get away), ties in list order
+    order = sorted(range(len(people)), key=lambda i: _safe_distance(s, people[i]))
+    values = sorted(s.rules.values, reverse=True)
+    entry = [""] * len(people)
+    for i, v in zip(order, values):
+        entry[i] = f"{people[i]}={v}"
     coast = [h for h in s.hexmap.labels() if s.is_sea(h)
              and any(n in s.tiles for n in s.hexmap.neighbours(h))]
     ships = rng.sample(coast, min(len(coast), s.options.get("ships", 1) + 2))
     far = [h for h in s.hexmap.labels() if s.is_sea(h)
            and all(s.hexmap.distance(h, i) > s.rules.monster_distance for i in island)]
     monsters = rng.sample(far, min(len(far), s.rules.monsters_per_player + 2))
-    return [f"people {' '.join(people)}", f"ship {' '.join(ships)}",
+    return [f"people {' '.join(entry)}", f"ship {' '.join(ships)}",
             f"monster {' '.join(monsters)}"]
 
 

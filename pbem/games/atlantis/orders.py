@@ -12,7 +12,8 @@ Order arguments (``Order.args``):
 ========== ==================================================================
 verb       args
 ========== ==================================================================
-people     ``{"hexes": [HEX, ...]}`` (also ``ship``, ``monster``)
+people     ``{"hexes": [HEX, ...], "values": [VALUE or None, ...]}`` (one value per hex)
+ship       ``{"hexes": [HEX, ...]}`` (also ``monster``)
 play       ``{"tile": TILE, "creature": ID, "hex": HEX or None}``
 walk       ``{"person": ID, "path": [HEX, ...]}``
 swim       ``{"person": ID, "path": [HEX, ...], "dolphin": ID or None}``
@@ -35,7 +36,7 @@ from pbem.engine.ruleset import Order, Problem, Window
 from .data import CREATURE_KINDS, DIVES, KILLS
 
 SYNTAX = {
-    "people": "people HEX [HEX...]",
+    "people": "people HEX[=VALUE] [HEX[=VALUE]...]",
     "ship": "ship HEX [HEX...]",
     "monster": "monster HEX [HEX...]",
     "play": "play DIVES-TILE CREATURE HEX` or `play kill-shark SHARK` or "
@@ -91,6 +92,17 @@ def _hexes(words: list, at_least: int = 1) -> list:
     return [_hex(w) for w in words]
 
 
+def _entry(word: str) -> tuple:
+    """A ``people`` entry: ``HEX`` or ``HEX=VALUE`` (Preparing to Play 2: the owner places each
+    numbered person knowing its number) -> ``(hex, value or None)``."""
+    if "=" not in word:
+        return _hex(word), None
+    h, _, v = word.partition("=")
+    if not v.isdigit() or not v.isascii():
+        raise _Bad(f"{word!r}: the value after '=' must be a whole number, such as '0707=6'")
+    return _hex(h), int(v)
+
+
 def _person(word: str) -> str:
     if not _PERSON.match(word):
         raise _Bad(f"{word!r} is not a person: expected a role and a number, such as 'red3'")
@@ -115,7 +127,12 @@ def _creature(word: str, kind: str | None = None) -> str:
 
 def _parse_line(verb: str, words: list) -> dict:
     """The args of one order line (``words`` after the verb); raises :class:`_Bad`."""
-    if verb in ("people", "ship", "monster"):
+    if verb == "people":
+        if not words:
+            raise _Bad("")
+        entries = [_entry(w) for w in words]
+        return {"hexes": [h for h, _ in entries], "values": [v for _, v in entries]}
+    if verb in ("ship", "monster"):
         return {"hexes": _hexes(words)}
     if verb == "play":
         if len(words) < 2:

@@ -1,5 +1,13 @@
 """Placement (*Preparing to Play* 2-4) by mail: ranked preference lists resolved in rounds in
 seat order (README, "Placement ... as ranked preference lists").
+
+Values under people (*Preparing to Play* 2: "after this initial placement players cannot look
+at the numbers under their own people, except as they move them"): while placing, each player
+knows the numbers and says which goes where (``people 0707=6``). The choices are the owner's
+secret: they stand only in the owner's (sealed) orders and in a private line of the owner's
+placement report. When placement is resolved every value goes to the referee part (the
+initial hidden setup the engine commits to in the public log and reveals at the end); from
+then on the owner sees a value only when moving that person (README, "Who sees what").
 """
 
 from __future__ import annotations
@@ -53,14 +61,23 @@ def check_placement(s: State, role: str, orders: list) -> list:
     out = []
     counts: dict = {}
     told: set = set()
+    values = sorted(set(s.rules.values))
     total = {"people": 0, "ship": 0, "monster": 0}
     cap = s.rules.land_capacity
     for o in orders:
         if o.verb not in checks:
             continue
         bad, _ = checks[o.verb]
-        for h in o.args["hexes"]:
+        for i, h in enumerate(o.args["hexes"]):
             total[o.verb] += 1
+            v = o.args["values"][i] if o.verb == "people" else None
+            if v is not None and v not in values and (o.line, "=", v) not in told:
+                told.add((o.line, "=", v))
+                out.append(problem(o, R_PREP["people"],
+                                   f"{h}={v}: no person of yours has the value {v} (your values "
+                                   f"are {' '.join(str(x) for x in s.rules.values)}): the entry "
+                                   f"is never used"))
+                continue
             why = bad(h)
             if why:
                 if (o.line, h) not in told:
@@ -83,13 +100,37 @@ def check_placement(s: State, role: str, orders: list) -> list:
     return out
 
 
+def assign_values(s: State, role: str, chosen: dict) -> dict:
+    """Give ``role``'s people their values (Preparing to Play 2): each person placed by an
+    entry ``HEX=VALUE`` gets that value (``chosen``: person -> value); the values left go to
+    the other people, in number order, in the order the hidden shuffle of
+    :func:`~.windows.deal_hidden` dealt them (so they are as random as that shuffle, and with
+    no choices at all the deal is the shuffle itself). Returns person -> value, also written
+    to ``s.values`` (the referee part)."""
+    pids = [f"{role}{i}" for i in range(1, s.rules.per_player + 1)]
+    left = [s.values[pid] for pid in pids]          # the hidden shuffle's order
+    for v in chosen.values():
+        left.remove(v)
+    out = {}
+    for pid in pids:
+        out[pid] = chosen[pid] if pid in chosen else left.pop(0)
+    s.values.update(out)
+    return out
+
+
 def resolve_placement(s: State, orders_by_role: dict, chance: Chance) -> Resolution:
     """Deal the hidden facts (:func:`~.windows.deal_hidden`), then placement (Preparing to
     Play 2-4) from ranked lists, in rounds in seat order: each
     person, then each ship, then each sea monster goes to the first entry left in its owner's
     list that is legal now; entries found illegal are dropped; when a list runs out the public
     die picks among the legal hexes. A hex of the wrong kind is one problem per order line,
-    however often the line repeats it."""
+    however often the line repeats it.
+
+    Values: a ``people`` entry ``HEX=VALUE`` is used only while its owner still holds a person
+    with that value (else it is dropped, like a full tile); the person it places gets that
+    value. People placed by plain entries or by the die get the values left, dealt by the
+    hidden shuffle (:func:`assign_values`). Each owner's placement report has a private line
+    listing their people and values; nothing public names a value."""
     deal_hidden(s, chance)
     t = Table(s)
     problems: dict = {}
@@ -104,17 +145,26 @@ def resolve_placement(s: State, orders_by_role: dict, chance: Chance) -> Resolut
                   f"pieces.", role=role)
             continue
         for o in orders:
-            if o.verb in lists[role]:
-                lists[role][o.verb].extend((h, o) for h in o.args["hexes"])
+            if o.verb == "people":
+                lists[role]["people"].extend(zip(o.args["hexes"], [o] * len(o.args["hexes"]),
+                                                 o.args["values"]))
+            elif o.verb in lists[role]:
+                lists[role][o.verb].extend((h, o, None) for h in o.args["hexes"])
             elif o.verb != "standing":
                 _add(problems, role, problem(o, R_PLAY, "only people, ship and monster orders "
                                                         "are carried out at placement"))
 
-    def choose(role: str, kind: str, what: str) -> str | None:
+    hand = {role: list(s.rules.values) for role in s.seats}   # values not yet placed
+    chosen: dict = {role: {} for role in s.seats}
+
+    def choose(role: str, kind: str, what: str) -> tuple:
+        """``(hex or None, value or None)``: the first entry left that is legal now."""
         bad, legal = checks[kind]
         entries = lists[role][kind]           # a deque: each entry is looked at once
         while entries:
-            h, o = entries.popleft()
+            h, o, v = entries.popleft()
+            if v is not None and v not in hand[role]:
+                continue                      # no such value (reported on arrival) or placed
             why = bad(h)
             if why:
                 if (role, o.line, h) not in told:
@@ -122,20 +172,23 @@ def resolve_placement(s: State, orders_by_role: dict, chance: Chance) -> Resolut
                     _add(problems, role, problem(o, R_PREP[kind], why))
                 continue
             if legal(h):
-                return h
+                return h, v
         options = [h for h in s.hexmap.labels() if not bad(h) and legal(h)]
         h = pick(chance.public, options, f"{role}: hex for {what} chosen at random (placement "
                                          f"list ran out)")
         if h is not None:
             t.say("random-place", f"{role}'s {kind} list ran out: the die chooses {h} for "
                   f"{what}.", role=role, hex=h)
-        return h
+        return h, None
 
     for k in range(1, s.rules.per_player + 1):
         for role in s.seats:
             pid = f"{role}{k}"
-            h = choose(role, "people", pid)
+            h, v = choose(role, "people", pid)
             p = s.people[pid]
+            if h is not None and v is not None:
+                hand[role].remove(v)
+                chosen[role][pid] = v
             if h is None:
                 t.say("placed", f"No tile has room for {pid}, who stays out of the game.")
                 p.where = "dead"
@@ -145,7 +198,7 @@ def resolve_placement(s: State, orders_by_role: dict, chance: Chance) -> Resolut
     for _ in range(s.options.get("ships", 1)):
         for role in s.seats:
             sid = s.next_id("ship")
-            h = choose(role, "ship", f"{role}'s ship")
+            h, _ = choose(role, "ship", f"{role}'s ship")
             if h is None:
                 t.say("placed", f"No sea hex next to the island is empty: {role} places no ship.")
                 continue
@@ -154,13 +207,25 @@ def resolve_placement(s: State, orders_by_role: dict, chance: Chance) -> Resolut
     for _ in range(s.rules.monsters_per_player):
         for role in s.seats:
             mid = s.next_id("monster")
-            h = choose(role, "monster", f"{role}'s sea monster")
+            h, _ = choose(role, "monster", f"{role}'s sea monster")
             if h is None:
                 t.say("placed", f"No empty sea hex is far enough from every ship: {role} places "
                       f"no sea monster.")
                 continue
             t.place_piece("monster", h)
             t.say("placed", f"{role} places {mid} at {h}.", role=role, piece=mid, hex=h)
+    for role in s.seats:
+        values = assign_values(s, role, chosen[role])
+        shown = []
+        for pid, v in values.items():
+            p = s.people[pid]
+            where = f"on {p.hex}" if p.where == "land" else "out of the game"
+            how = "" if pid in chosen[role] else " (dealt by the hidden dice)"
+            shown.append(f"{pid} {where} value {v}{how}")
+        t.say("values", f"Your people as placed (you know the numbers while placing; after "
+              f"this placement you see a value only when you move that person, Preparing to "
+              f"Play 2): {'; '.join(shown)}.", (role,), values=values,
+              chosen=sorted(chosen[role]))
     s.stage = "turn"
     s.turn = 1
     s.phasing = s.seats[0]

@@ -102,8 +102,9 @@ def stand_ins(data: dict, options: dict, hexmap) -> list:
     out.append(f"Ships per player: option ships={options.get('ships', 1)} (stand-in: Preparing "
                f"to Play 3 reads 'Each player places one ship'; Contents lists 12 ships).")
     out.append("Placement by ranked preference lists, resolved in seat order (a by-mail form of "
-               "Preparing to Play 2-4); the values under the people are dealt by the hidden dice, "
-               "so nobody, the owner included, knows them when placing.")
+               "Preparing to Play 2-4); each player says which value goes where (people "
+               "HEX=VALUE), values not placed so are dealt by the hidden dice; after placement "
+               "a player sees a value only when moving that person (Preparing to Play 2).")
 
     def walk(node, path):
         if isinstance(node, dict) and "source" in node:
@@ -269,7 +270,11 @@ def template(s: State, role: str) -> str:
             f"({', '.join(s.seats)}).",
             f"# people: {rules.per_player} island hexes, one per person (repeat a hex for up to "
             f"{rules.land_capacity} people there).",
-            f"# people {' '.join(island[:rules.per_player])}",
+            f"# Your values: {' '.join(str(v) for v in rules.values)}. HEX=VALUE says which "
+            f"value goes there (0707=6); values you do not place so are dealt by the hidden "
+            f"dice. After placement you see a value only when you move that person.",
+            "# people " + " ".join(f"{h}={v}" for h, v in
+                                   zip(island, sorted(rules.values, reverse=True))),
             f"# ship: sea hexes next to the island for your {s.options.get('ships', 1)} ship(s).",
         ]
         coast = [h for h in s.hexmap.labels() if s.is_sea(h)

@@ -114,17 +114,22 @@ def setup(roles: list, options: dict, data: dict, hexmap, chance: Chance):
     t.say("island", f"The island: the city stands at {city}; "
           + "; ".join(f"{k} tiles at {', '.join(v)}" for k, v in by_kind.items()) + ".",
           city=city, tiles=dict(s.tiles))
-    t.say("hidden", "The symbols under the tiles and the values under the people will be dealt "
-          "face down by the hidden dice when the placement orders are in (their nonces key the "
-          "hidden dice, so nobody can steer the deal): nobody knows them, their owners included.")
+    t.say("hidden", "The symbols under the tiles will be dealt face down by the hidden dice "
+          "when the placement orders are in (their nonces key the hidden dice, so nobody can "
+          "steer the deal): nobody knows them. Each player places their own numbered people "
+          "knowing the numbers (people HEX=VALUE; values not placed so are dealt by the hidden "
+          "dice); after placement the values are hidden from everyone, their owners included, "
+          "except while the owner moves that person (Preparing to Play 2).")
     return s, t.events
 
 
 def deal_hidden(s: State, chance: Chance) -> None:
-    """Deal the hidden facts (Preparing to Play 1-2: the tiles and people are placed "without
-    looking at the symbols underneath"): the symbols under each kind of tile, then the values
-    under each role's people, by shuffles of ``chance.hidden``. Done when the placement window
-    resolves, so the hidden stream is keyed with the players' nonces (docs/dice.md)."""
+    """Deal the hidden facts: the symbols under each kind of tile (Preparing to Play 1: the
+    tiles are laid "without looking at the symbols underneath"), then a random order of each
+    role's values, by shuffles of ``chance.hidden``. Done when the placement window resolves,
+    so the hidden stream is keyed with the players' nonces (docs/dice.md). The values dealt
+    here are only the default: a player who says which value goes where (``people HEX=VALUE``,
+    Preparing to Play 2) overrides them (:func:`~.placement.assign_values`)."""
     rules = s.rules
     for kind in rules.sink_order:
         hexes = [h for h in s.tiles if s.tiles[h] == kind]
