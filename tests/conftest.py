@@ -145,6 +145,11 @@ def demo_game(tmp_path_factory):
     return {"out": str(out), "game": log.stem, "output": r.output}
 
 
+def pytest_addoption(parser):
+    parser.addoption("--conformance-seeds", type=int, default=None,
+                     help="random games per ruleset in tests/test_conformance.py (default 3)")
+
+
 def pytest_configure(config):
     import sys
 
