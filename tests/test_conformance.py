@@ -77,15 +77,6 @@ RULESETS = sorted(set(registry.available()) | {"hunt"})
 
 KNOWN: dict = {
     # (check, ruleset): "the finding" — a current game's failure, marked xfail(strict=True).
-    ("bot-problems", "altassar"):
-        "Altassar: when a Spikus combat phase waits for the Confederation's evasion window, "
-        "the pending Spikus attacks are carried out when the evasion window resolves, and a "
-        "Spikus attack made illegal by an earlier one ('attack 1308 with S12 S13 S14 S15': "
-        "'S13 is feeding in Renewal and may not attack (10.1)') is reported as a problem of the "
-        "confederation role, quoting the Spikus's order line and line number, while the spikus "
-        "role is not told (turns.resolve passes problems[CONFEDERATION] to resolve_pending -> "
-        "run_attacks); seeds 0 and 1 of the 2-player random games, windows 2.evasion and "
-        "3.evasion",
 }
 
 

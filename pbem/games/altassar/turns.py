@@ -190,7 +190,7 @@ def resolve(s: State, orders_by_role: dict, chance) -> Resolution:
         for o in orders_by_role.get(CONFEDERATION, []):
             if o.verb == "evade":
                 answer[o.args["target"]] = (o.args["how"], o.args["to"], o)
-        resolve_pending(s, answer, chance, events, problems[CONFEDERATION])
+        resolve_pending(s, answer, chance, events, problems)
     return Resolution(events, {r: p for r, p in problems.items() if p})
 
 
@@ -236,8 +236,11 @@ def evasion_hex(s: State, target: str) -> str | None:
     return None
 
 
-def resolve_pending(s: State, answer: dict, chance, events: list, problems: list) -> None:
-    """The evasion window closed: resolve the pending Spikus attacks with the answers."""
+def resolve_pending(s: State, answer: dict, chance, events: list, problems: dict) -> None:
+    """The evasion window closed: resolve the pending Spikus attacks with the answers.
+    ``problems`` is per role: an evasion order that answers nothing is the Confederation's
+    problem, a pending attack made illegal by an earlier one the Spikus player's, whose order
+    it is (issue 9: the conformance test found it reported to the Confederation)."""
     pending = s.pending or {"attacks": [], "ask": []}
     s.pending = None
     by_hex = {}
@@ -246,11 +249,11 @@ def resolve_pending(s: State, answer: dict, chance, events: list, problems: list
         if h in pending["ask"]:
             by_hex[h] = (how, to)
         else:
-            problems.append(Problem(o.line, o.text, RULE["evade"],
-                                    f"{target} is not a counter under attack that may evade: "
-                                    f"expected one of {', '.join(pending['ask'])}"))
+            problems[CONFEDERATION].append(Problem(
+                o.line, o.text, RULE["evade"], f"{target} is not a counter under attack that "
+                f"may evade: expected one of {', '.join(pending['ask'])}"))
     s.stage = "combat"
-    run_attacks(s, pending["attacks"], by_hex, chance, events, problems)
+    run_attacks(s, pending["attacks"], by_hex, chance, events, problems[SPIKUS])
     end_player_turn(s, events)
 
 
