@@ -13,25 +13,26 @@ import copy
 import random
 
 from pbem.engine.ruleset import (Event, OptionSpec, Order, Outcome, Parts, Problem,
-                                 Resolution, Window)
+                                 Resolution, Ruleset, Window)
 
 HOLES = 20
 TURNS = 5
 RULE = "Hunt 1"
 
 
-class Hunt:
+class Hunt(Ruleset):
+    """The treasure hunt: a Ruleset with no board and no data file, whose ``turns`` option is
+    checked by hand (1 to 50) instead of by the default from ``option_table``."""
+
     name = "hunt"
     title = "Treasure Hunt (test game)"
     min_roles = 2
     max_roles = 4
     role_names = ("red", "blue", "green", "white")
-
-    def reserved_words(self):
-        return ("dig",)
-
-    def options(self):
-        return {"turns": OptionSpec(TURNS, None, "number of turns", "Hunt 2", int)}
+    option_table = {"turns": OptionSpec(TURNS, None, "number of turns", "Hunt 2", int)}
+    order_verbs = ("dig",)
+    data_file = None
+    map_file = None
 
     def validate_options(self, raw):
         out = {"turns": TURNS}
@@ -51,16 +52,7 @@ class Hunt:
             data[k] = v
         return data
 
-    def load_map(self, text, source):
-        class M:
-            name = "no map"
-            digest = "0" * 64
-        return M()
-
-    def check_map(self, hexmap, data):
-        return None
-
-    def stand_ins(self, data, options, hexmap):
+    def stand_ins(self, data, options, board):
         return ["the weather die: stand-in: not in the rulebook"]
 
     def setup(self, roles, options, data, hexmap, chance):

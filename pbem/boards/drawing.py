@@ -21,12 +21,23 @@ text cell and its pieces; the ruleset decides both in one place.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
-__all__ = ["Piece", "Space", "Drawing", "DrawingError", "UNKNOWN_FILL", "text_map"]
+__all__ = [
+    "UNKNOWN_FILL",
+    "Drawing",
+    "DrawingError",
+    "Piece",
+    "Space",
+    "plain_space",
+    "remember_last",
+    "text_map",
+]
 
 UNKNOWN_FILL = "#ddd"
 """Fill of a space whose terrain class has no entry in :attr:`Drawing.fills`."""
@@ -97,6 +108,13 @@ class Space:
 _BLANK = Space()
 
 
+@functools.lru_cache(maxsize=4096)
+def plain_space(terrain: str, text: str = "", title: str = "") -> Space:
+    """The :class:`Space` with no pieces of that terrain, text and title, built once: most
+    spaces of a board are plain, and look the same in every view."""
+    return Space(terrain, text, title)
+
+
 @dataclass(frozen=True)
 class Drawing:
     """How one reader's view looks on the game's board: what a ruleset's ``draw(view)`` returns.
@@ -145,14 +163,8 @@ class Drawing:
         return self.fills.get(self.space(label).terrain, UNKNOWN_FILL)
 
     def cell(self, label: str) -> str:
-        """The text-map cell of ``label``; DrawingError when it is not at most
-        :attr:`text_width` ASCII characters on one line."""
-        text = self.space(label).text
-        if not isinstance(text, str) or not text.isascii() or "\n" in text or "\r" in text \
-                or len(text) > self.text_width:
-            raise DrawingError(f"text of space {label}: {text!r} must be at most "
-                               f"{self.text_width} ASCII characters on one line")
-        return text
+        """The text-map cell of ``label`` (checked by :func:`text_map`, not here)."""
+        return self.spaces.get(label, _BLANK).text
 
 
 def text_map(drawing: Drawing) -> str:
@@ -165,9 +177,40 @@ def text_map(drawing: Drawing) -> str:
 
     board = drawing.board
     if isinstance(board, HexMap):
-        top = ascii_map(board, drawing.cell, width=drawing.text_width)
+        try:
+            top = ascii_map(board, drawing.cell, width=drawing.text_width)
+        except ValueError as e:
+            raise DrawingError(str(e)) from None
     else:
-        rows = [f"{board.label(s)} {drawing.cell(board.label(s))}" for s in board.spaces()
-                if drawing.space(board.label(s)).text]
-        top = "".join(r + "\n" for r in rows)
+        rows = []
+        for space in board.spaces():
+            label = board.label(space)
+            text = drawing.cell(label)
+            if not text:
+                continue
+            if not text.isascii() or "\n" in text or "\r" in text \
+                    or len(text) > drawing.text_width:
+                raise DrawingError(f"cell for {label}: {text!r} must be at most "
+                                   f"{drawing.text_width} ASCII characters on one line")
+            rows.append(f"{label} {text}\n")
+        top = "".join(rows)
     return top + "\n" + "\n".join(drawing.legend + drawing.notes) + "\n"
+
+
+def remember_last(draw):
+    """Decorator for a ruleset's ``draw(view)``: the last view drawn and its Drawing are
+    remembered, so the text map and the SVG map of one reader's report (drawn from the same
+    view object, one after the other) cost one drawing. A view is a value: it must not be
+    changed after it is drawn (a changed copy is a new object and is drawn afresh)."""
+    last: list = [None]
+
+    @functools.wraps(draw)
+    def remembered(view):
+        memo = last[0]
+        if memo is not None and memo[0] is view:
+            return memo[1]
+        drawing = draw(view)
+        last[0] = (view, drawing)
+        return drawing
+
+    return remembered

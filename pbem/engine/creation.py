@@ -23,7 +23,7 @@ from datetime import datetime
 from pbem.engine import registry
 from pbem.engine.errors import GameError
 from pbem.engine.gamestate import GameContext
-from pbem.engine.ruleset import Chance, role_spec
+from pbem.engine.ruleset import Chance
 from pbem.store import repo
 from pbem.store.models import Game, Player
 
@@ -97,13 +97,13 @@ def _check_spec(spec: GameSpec):
         raise GameError(str(e)) from None
     # the roles the ruleset takes: a fixed role nobody holds would never send orders
     try:
-        role_spec(rs).check([p.role for p in spec.players], rs.title, rs.min_roles,
-                            rs.max_roles)
+        rs.role_spec().check([p.role for p in spec.players], rs.title, rs.min_roles,
+                             rs.max_roles)
     except ValueError as e:
         raise GameError(str(e)) from None
     keys, seen_fp = [], {}
     for p in spec.players:
-        if p.role in getattr(rs, "reserved_words", lambda: ())():
+        if p.role in rs.reserved_words():
             raise GameError(f"role {p.role!r} is a word of {rs.name}'s orders; choose another name")
         check_address(p.email, f"player {p.role}")  # one address mail can be sent to
         try:

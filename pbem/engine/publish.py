@@ -103,7 +103,7 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
             problems=problems.get(reader, []), reported=reported_ctx, next_window=next_ctx,
             template=template, outcome=outcome_ctx, setup=setup, now=now)
         text = render_text(game.ruleset, context)
-        html = render_html(game.ruleset, dict(context, svg=map_for(game.ruleset, view)))
+        html = render_html(game.ruleset, dict(context, svg=map_for(rs, view)))
         owner = reader if player else "public"
         for fmt, body in (("text", text), ("html", html)):
             blob = ctx.sealer.seal(game.id, owner, f"report:{seq}:{fmt}", 0, body.encode())

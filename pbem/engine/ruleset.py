@@ -1,8 +1,9 @@
 """The ruleset interface: what the engine asks of a game, and the value types they exchange.
 
-A ruleset is a package under ``pbem/games/`` registered as an entry point in the group
-``pbem.rulesets`` (DESIGN.md, "The ruleset interface"). It knows nothing of mail, SQL or
-templates: it receives plain values, returns plain values, and draws all chance from the
+A ruleset is an instance of a subclass of :class:`Ruleset`, exported by a package (the built-in
+ones under ``pbem/games/``) and registered as an entry point in the group ``pbem.rulesets``
+(DESIGN.md, "The ruleset interface"; the guide is docs/rulesets.md). It knows nothing of mail,
+SQL or templates: it receives plain values, returns plain values, and draws all chance from the
 :class:`Chance` it is given (OpenSpiel's "chance as explicit events").
 
 Every fact has an audience. A ruleset's state is dumped as :class:`Parts`: a public part, one
@@ -13,8 +14,15 @@ sealed. Every :class:`Event` names its audience; a role's report is built only f
 
 from __future__ import annotations
 
+import abc
+import copy
+import random
+import sys
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Protocol, Sequence
+
+if TYPE_CHECKING:  # only for the annotation: the engine imports no drawing code
+    from pbem.boards.drawing import Drawing
 
 PUBLIC = "*"
 """Audience marker: an event every role (and the public log) may see."""
@@ -231,7 +239,7 @@ subjects and file names."""
 @dataclass(frozen=True)
 class RoleSpec:
     """Which role names a game of a ruleset may be created with (``pbem game new --player
-    ROLE=...``): a ruleset's :meth:`Ruleset.role_spec`, or :func:`role_spec`'s default.
+    ROLE=...``): what a ruleset's :meth:`Ruleset.role_spec` returns.
 
     ``names`` are the role names in seat order. With ``fixed`` they are the only names the
     game knows (its windows owe orders from them: Altassar's ``confederation`` and ``spikus``),
@@ -289,46 +297,6 @@ class RoleSpec:
             raise ValueError(f"{title} takes {expected}; {len(roles)} given")
 
 
-def role_spec(ruleset) -> RoleSpec:
-    """The :class:`RoleSpec` of ``ruleset``: its ``role_spec()`` when it has one, else the
-    default: ``role_names`` as suggestions, any name matching :data:`ROLE_NAME` taken."""
-    own = getattr(ruleset, "role_spec", None)
-    if own is not None:
-        return own()
-    return RoleSpec(tuple(ruleset.role_names))
-
-
-class Ruleset(Protocol):
-    """What a game package exports as ``ruleset`` (see the module docstring).
-
-    - ``name``: registry name (``atlantis``); ``title``: the game's title.
-    - ``min_roles``/``max_roles`` and ``role_names``: suggested role names in seat order.
-    - ``role_spec() -> RoleSpec`` (optional): which role names a game may use; without it,
-      any names (:func:`role_spec`). A ruleset whose windows name fixed roles must say so
-      here, or a game created with other names waits for orders nobody can send.
-    - ``options()``: the options a game may set at creation.
-    - ``setup(roles, options, data, chance) -> (state, events)``: the initial position.
-    - ``window(state) -> Window | None``: who owes orders now (None once the game has ended).
-    - ``parse(role, text) -> (orders, problems)``: read an order body (header removed; line
-      numbers count from ``first_line``).
-    - ``check(state, role, orders) -> problems``: check orders against the current position.
-    - ``resolve(state, orders_by_role, chance) -> Resolution``: carry out one window; mutates
-      ``state``. Roles missing from ``orders_by_role`` sent nothing (NMR).
-    - ``view(state, role) -> dict``: exactly what ``role`` may know now.
-    - ``outcome(state) -> Outcome | None``.
-    - ``dump(state) -> Parts`` and ``load(parts) -> state``.
-    - ``template(state, role) -> str``: the order lines a player fills in for the next window.
-    - ``rules_text(data) -> str``: the tables with their sources, for ``pbem rules``.
-    - ``load_data(house_rules) -> dict``: the data file, with house rules applied.
-    """
-
-    name: str
-    title: str
-    min_roles: int
-    max_roles: int
-    role_names: tuple[str, ...]
-
-
 def check_options(specs: dict, raw: dict | None, game: str) -> dict:
     """Typed option values for ``game`` from ``raw`` (``--option K=V`` strings or typed
     values), defaults filled in from ``specs`` (name -> :class:`OptionSpec`). Raises
@@ -355,3 +323,301 @@ def check_options(specs: dict, raw: dict | None, game: str) -> dict:
     for key, spec in specs.items():
         out.setdefault(key, spec.default)
     return out
+
+
+HOUSE_SOURCE = "house rules"
+"""The source the default house-rules merge gives an entry it changes (:meth:`Ruleset.load_data`)."""
+
+
+class DataError(ValueError):
+    """A data file or house-rules table that does not fit the game: the message names the key
+    (``house rules: unknown key 'holes.count'``) and what was expected."""
+
+
+class Ruleset(abc.ABC):
+    """What a game package exports as ``ruleset``: the whole contract between a game and the
+    engine (the reports, ``pbem demo``, the CLI and bench/ call nothing else).
+
+    A game subclasses this, sets the class attributes, writes the abstract methods and
+    overrides a default only where the game differs. docs/rulesets.md is the guide; every
+    method below says its shapes, units and errors.
+
+    Class attributes:
+
+    - ``name``: registry name (``atlantis``), the entry point's name; ``title``: the game's title.
+    - ``min_roles``/``max_roles``: how many players; ``role_names``: role names in seat order
+      (suggestions, or the only names when :meth:`role_spec` says ``fixed``).
+    - ``option_table``: name -> :class:`OptionSpec`, the options a game may set at creation.
+    - ``order_verbs``: the words orders start with; a role may not be named after one.
+    - ``data_file`` and ``map_file``: files of the ruleset's package (``package``, by default
+      the package of the module defining the class) read by :meth:`load_data` and
+      :meth:`load_map`; ``None`` for a game without data or without a board.
+
+    Errors: the creation methods raise ``ValueError`` (:class:`DataError`,
+    ``pbem.boards.hexmap.MapError``...) with a message for the referee; the play methods
+    report what is wrong with orders as :class:`Problem` values and raise only for a bug.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_roles: ClassVar[int]
+    max_roles: ClassVar[int]
+    role_names: ClassVar[tuple[str, ...]]
+    option_table: ClassVar[Mapping[str, OptionSpec]] = {}
+    order_verbs: ClassVar[tuple[str, ...]] = ()
+    data_file: ClassVar[str | None] = "data.toml"
+    map_file: ClassVar[str | None] = "map.toml"
+    package: ClassVar[str | None] = None
+
+    # -- roles and options ------------------------------------------------------------------
+    def role_spec(self) -> RoleSpec:
+        """Which role names a game may be created with. Default: ``role_names`` as suggestions,
+        any name matching :data:`ROLE_NAME` taken. A ruleset whose windows owe orders from
+        fixed roles must return ``RoleSpec(names, fixed=True)``, or a game created with other
+        names waits for orders nobody can send."""
+        return RoleSpec(tuple(self.role_names))
+
+    def reserved_words(self) -> tuple[str, ...]:
+        """Words no role may be named (a role name that is also an order word would make order
+        lines ambiguous). Default: ``order_verbs``."""
+        return tuple(self.order_verbs)
+
+    def options(self) -> dict[str, OptionSpec]:
+        """The options a game may set at creation (``--option K=V``), name -> :class:`OptionSpec`
+        in the order ``pbem rules`` lists them. Default: a copy of ``option_table``."""
+        return dict(self.option_table)
+
+    def validate_options(self, raw: Mapping[str, Any] | None) -> dict:
+        """Typed option values (``raw``: ``--option`` strings or typed values) with every
+        default filled in. Raises ``ValueError`` quoting an unknown key or a value not among
+        the choices. Default: :func:`check_options` over :meth:`options`."""
+        return check_options(self.options(), dict(raw or {}), self.name)
+
+    # -- data and board ---------------------------------------------------------------------
+    def package_name(self) -> str:
+        """The dotted name of the package holding the ruleset's files: ``package`` when set,
+        else the package of the module that defines the class."""
+        if self.package:
+            return self.package
+        module = sys.modules.get(type(self).__module__)
+        return (getattr(module, "__package__", None) or type(self).__module__)
+
+    def package_file(self, name: str) -> str:
+        """The UTF-8 text of file ``name`` shipped in the ruleset's package (read with
+        :func:`pbem.resources.package_text`, so it works from a wheel). Raises ``OSError``."""
+        from pbem.resources import package_text
+
+        return package_text(self.package_name(), name)
+
+    def load_data(self, house_rules: Mapping | None = None) -> dict:
+        """The data table: ``data_file`` (TOML; every value an entry ``{value = ..., source =
+        "..."}`` or a table of columns with a ``source``) with ``house_rules`` (a parsed
+        ``--house-rules`` TOML table of the same shape, or None) merged over it by
+        :meth:`merge_house_rules`, then checked by :meth:`check_data` (origin ``"data.toml"``,
+        or ``"house rules"`` after a merge). Raises :class:`DataError` (a ``ValueError``).
+        Default with ``data_file`` None: an empty table (house rules then name unknown keys)."""
+        import tomllib
+
+        data = tomllib.loads(self.package_file(self.data_file)) if self.data_file else {}
+        if house_rules:
+            data = copy.deepcopy(data)
+            self.merge_house_rules(data, dict(house_rules), "")
+            self.check_data(data, "house rules")
+        else:
+            self.check_data(data, self.data_file or "data.toml")
+        return data
+
+    def merge_house_rules(self, data: dict, house: Any, path: str = "") -> None:
+        """Merge the house-rules table ``house`` into ``data`` in place (``path``: the dotted key
+        of ``data`` within the whole table, "" at the top). A bare value replaces an entry's
+        ``value``; a table replaces the columns it names; an entry changed without its own
+        ``source`` gets the source ``"house rules"``. Raises :class:`DataError` for an unknown
+        key or a value that cannot replace what is there."""
+        if not isinstance(house, dict):
+            raise DataError(f"house rules: {path or 'the file'} = {house!r}: expected a table")
+        for key, value in house.items():
+            where = f"{path}.{key}" if path else key
+            if key not in data:
+                raise DataError(f"house rules: unknown key {where!r}: expected one of "
+                                f"{', '.join(sorted(data)) or 'nothing'}")
+            entry = data[key]
+            if isinstance(entry, dict) and "source" in entry:
+                if isinstance(value, dict):
+                    for column, v in value.items():
+                        if column != "source" and column not in entry:
+                            known = ", ".join(sorted(k for k in entry if k != "source"))
+                            raise DataError(f"house rules: unknown key '{where}.{column}': "
+                                            f"expected one of {known}, source")
+                        entry[column] = v
+                    if "source" not in value:
+                        entry["source"] = HOUSE_SOURCE
+                elif "value" in entry:
+                    entry["value"] = value
+                    entry["source"] = HOUSE_SOURCE
+                else:
+                    raise DataError(f"house rules: {where} = {value!r}: expected a table of "
+                                    f"{', '.join(k for k in entry if k != 'source')}")
+            elif isinstance(entry, dict):
+                self.merge_house_rules(entry, value, where)
+            else:
+                raise DataError(f"house rules: {where}: cannot be set")
+
+    def check_data(self, data: dict, origin: str) -> None:
+        """Raise :class:`DataError` naming ``origin`` (``"data.toml"``, ``"house rules"``), the
+        key and what was expected unless ``data`` fits the game. Default: accept anything."""
+
+    def load_map(self, text: str | None, source: str) -> Any:
+        """The board the game stands on (a :class:`pbem.boards.board.Board`): the map in
+        ``text`` (a referee's ``--map`` file, named ``source`` in messages), or the stand-in
+        ``map_file`` of the package when ``text`` is None. Default: a
+        :class:`pbem.boards.hexmap.HexMap` read from that TOML (docs/maps.md), or
+        :data:`pbem.boards.board.NO_BOARD` when ``map_file`` is None (a game without a board);
+        a game on another kind of board overrides this. Raises
+        ``pbem.boards.hexmap.MapError`` (a ``ValueError``), or ``ValueError`` for a map given
+        to a game without a board. The engine publishes the board's ``name`` and ``digest`` and
+        passes it to :meth:`check_map`, :meth:`stand_ins` and :meth:`setup`."""
+        if self.map_file is None:
+            from pbem.boards.board import NO_BOARD
+
+            if text is not None:
+                raise ValueError(f"{source}: {self.title} is played without a map")
+            return NO_BOARD
+        from pbem.boards.hexmap import load_map
+
+        if text is None:
+            stand_in = f"{self.package_name().replace('.', '/')}/{self.map_file} (stand-in)"
+            return load_map(self.package_file(self.map_file), source or stand_in)
+        return load_map(text, source)
+
+    def check_map(self, board: Any, data: dict) -> None:
+        """Raise ``MapError`` (naming the map and what was expected) unless ``board`` can carry
+        the game described by ``data``. Default: accept any board."""
+
+    def stand_ins(self, data: dict, options: dict, board: Any) -> list[str]:
+        """One line per stand-in, gap treatment or house rule in force, for the setup report and
+        the log's ``game-created`` entry. Default: the stand-in map, the options whose source
+        starts with ``stand-in``, and every data entry whose source says ``stand-in`` or is
+        ``house rules`` (``path: column = value (source)``)."""
+        out = []
+        if getattr(board, "stand_in", False):
+            where = getattr(board, "map_source", "")
+            out.append(f"Map: {board.name}: {where}" if where else f"Map: {board.name}")
+        for key, spec in self.options().items():
+            if spec.source.startswith("stand-in"):
+                out.append(f"Option {key}={options.get(key, spec.default)} ({spec.source}).")
+        out.extend(f"{path}: {shown} ({src})" if shown else f"{path}: {src}"
+                   for path, shown, src in _sourced(data)
+                   if "stand-in" in src or src == HOUSE_SOURCE)
+        return out
+
+    # -- play -------------------------------------------------------------------------------
+    @abc.abstractmethod
+    def setup(self, roles: list[str], options: dict, data: dict, board: Any,
+              chance: Chance) -> tuple[Any, list[Event]]:
+        """``(state, events)``: the initial position for ``roles`` (seat order) with the typed
+        ``options``, the ``data`` table and the ``board``, and the events of the setup report.
+        Every random choice comes from ``chance`` (hidden facts from ``chance.hidden``). The
+        state is any object :meth:`dump` can split. Raises ``ValueError`` for a game that
+        cannot be set up."""
+
+    @abc.abstractmethod
+    def window(self, state: Any) -> Window | None:
+        """Who owes orders now, for which turn and phase, with which verbs (a
+        :class:`Window`); None once the game has ended."""
+
+    @abc.abstractmethod
+    def parse(self, role: str, window: Window, body: str,
+              first_line: int) -> tuple[list[Order], list[Problem]]:
+        """``(orders, problems)`` read from an order ``body`` (the signed text with its header
+        removed) sent by ``role`` for ``window``. Line numbers count from ``first_line`` (the
+        body's first line in the signed text). Never raises for bad input: each unreadable line
+        is a :class:`Problem`."""
+
+    @abc.abstractmethod
+    def check(self, state: Any, role: str, orders: list[Order]) -> list[Problem]:
+        """Problems with ``role``'s parsed ``orders`` against the current position, judged
+        only from what ``role`` may know (the public part and its own secret part), sent back
+        with the receipt. Does not change ``state``."""
+
+    @abc.abstractmethod
+    def resolve(self, state: Any, orders_by_role: dict[str, list[Order]],
+                chance: Chance) -> Resolution:
+        """Carry out the current window, mutating ``state``: events in order and the problems
+        found per role while carrying the orders out. A role missing from ``orders_by_role``
+        sent nothing (NMR). All chance from ``chance``."""
+
+    @abc.abstractmethod
+    def view(self, state: Any, role: str) -> dict:
+        """Exactly what ``role`` may know now, as JSON values (``"*"``, :data:`PUBLIC`: what
+        everyone may know). The reports, the bots and ``pbem view`` see nothing else."""
+
+    @abc.abstractmethod
+    def outcome(self, state: Any) -> Outcome | None:
+        """Scores, winners and the reason once the game is over; None while it runs."""
+
+    @abc.abstractmethod
+    def dump(self, state: Any) -> Parts:
+        """The state split by audience (:class:`Parts`: public, secret per role, referee), each
+        part JSON values. ``load(dump(s))`` must give back an equal state."""
+
+    @abc.abstractmethod
+    def load(self, parts: Parts) -> Any:
+        """The state from :meth:`dump`'s parts (exact round trip)."""
+
+    # -- texts ------------------------------------------------------------------------------
+    @abc.abstractmethod
+    def template(self, state: Any, role: str) -> str:
+        """The order lines ``role`` fills in for the current window (comments to edit), put
+        under the order header in the report."""
+
+    def rules_text(self, data: dict, options: dict | None = None) -> str:
+        """Every table with its source, and the options, for ``pbem rules NAME`` (``options``:
+        typed values in force; defaults when None). Default: one line per sourced data entry,
+        then the options."""
+        out = [f"{self.title}: the rules tables", ""]
+        out.extend(f"{path}: {shown} ({src})" if shown else f"{path}: {src}"
+                   for path, shown, src in _sourced(data))
+        specs = self.options()
+        if specs:
+            out += ["", "Options (chosen when the game is created: --option KEY=VALUE)"]
+            for key, spec in specs.items():
+                value = (options or {}).get(key, spec.default)
+                choices = "|".join(str(c) for c in spec.choices) if spec.choices else "any"
+                out.append(f"  {key} = {value}  ({choices}; default {spec.default}): {spec.help}")
+                out.append(f"      source: {spec.source}")
+        return "\n".join(out) + "\n"
+
+    def text_map(self, view: dict) -> str:
+        """The board as the ``view`` shows it, as monospaced text for the text report (its
+        ``board``), every line ending in a newline. Default: the plain-text form of
+        :meth:`draw` (:func:`pbem.boards.drawing.text_map`), or "" when :meth:`draw` gives
+        None."""
+        drawing = self.draw(view)
+        if drawing is None:
+            return ""
+        from pbem.boards.drawing import text_map
+
+        return text_map(drawing)
+
+    def draw(self, view: dict) -> "Drawing | None":
+        """How the pieces of ``view`` look on the board: a :class:`pbem.boards.drawing.Drawing`
+        (spaces, pieces, terrain fills), the one picture both a text map and the SVG map of the
+        HTML report are made from. Default: None (no map drawn)."""
+        return None
+
+    def bot_orders(self, view: dict, window: Window, role: str, rng: random.Random) -> str:
+        """An order body (header excluded) for ``role`` in ``window``, chosen from ``view``
+        only with ``rng``: the orders of ``pbem demo``, the random-game tests and bench/. It
+        should raise no problems. Default: raises ``NotImplementedError``."""
+        raise NotImplementedError(f"{self.name}: this ruleset has no bot (bot_orders)")
+
+
+def _sourced(data: Any, path: str = ""):
+    """``(path, shown values, source)`` for every table of ``data`` that has a ``source``, in
+    file order (the values other than ``source``, written ``k = v``)."""
+    if isinstance(data, dict) and isinstance(data.get("source"), str):
+        shown = ", ".join(f"{k} = {v}" for k, v in data.items() if k != "source")
+        yield path, shown, data["source"]
+    elif isinstance(data, dict):
+        for k, v in data.items():
+            yield from _sourced(v, f"{path}.{k}" if path else k)

@@ -11,7 +11,7 @@ import random
 
 from pbem.boards.hexmap import HexMap
 from pbem.engine.ruleset import (Chance, OptionSpec, Outcome, Parts, Resolution, RoleSpec,
-                                 Window, check_options)
+                                 Ruleset, Window)
 
 from . import bots, checking, maps, orders, state, texts, turns
 from .data import load_data as _load_data
@@ -31,15 +31,19 @@ OPTIONS = {
 }
 
 
-class AltassarRuleset:
+class AltassarRuleset(Ruleset):
     """Escape from Altassar, two players: the Confederation (the escaping prisoners) and the
-    Spikus. See the package README for the windows, the order syntax and who sees what."""
+    Spikus. See the package README for the windows, the order syntax and who sees what.
+
+    From the :class:`~pbem.engine.ruleset.Ruleset` defaults: ``options``/``validate_options``
+    (from ``OPTIONS``), ``load_map`` (the stand-in ``map.toml``), ``reserved_words`` (none)."""
 
     name = "altassar"
     title = "Escape from Altassar"
     min_roles = 2
     max_roles = 2
     role_names = (state.CONFEDERATION, state.SPIKUS)
+    option_table = OPTIONS
 
     # -- creation ---------------------------------------------------------------------------
     def role_spec(self) -> RoleSpec:
@@ -47,22 +51,11 @@ class AltassarRuleset:
         ``spikus``, so a game must be created with exactly these two (in either seat order)."""
         return RoleSpec(self.role_names, fixed=True)
 
-    def options(self) -> dict:
-        """The options a game may set at creation: ``attrition`` and ``escort`` (21.1)."""
-        return dict(OPTIONS)
-
-    def validate_options(self, raw: dict) -> dict:
-        """Typed option values with defaults filled in; ``ValueError`` quotes a bad one."""
-        return check_options(OPTIONS, raw, "altassar")
-
     def load_data(self, house_rules: dict | None = None) -> dict:
-        """``data.toml`` with house rules deep-merged; raises
+        """``data.toml`` with house rules deep-merged (this game's merge rules, the CRT rows
+        included: :func:`pbem.games.altassar.data.load_data`); raises
         :class:`~pbem.games.altassar.data.DataError`."""
         return _load_data(house_rules)
-
-    def load_map(self, text: str | None, source: str) -> HexMap:
-        """The map in ``text`` (the stand-in ``map.toml`` when None); raises ``MapError``."""
-        return maps.load_map(text, source)
 
     def check_map(self, hexmap: HexMap, data: dict) -> None:
         """Raise ``MapError`` unless ``hexmap`` fits the game (terrains, prison, exit edge)."""
@@ -123,8 +116,18 @@ class AltassarRuleset:
         return texts.rules_text(data, options or {}, OPTIONS)
 
     def text_map(self, v: dict) -> str:
-        """The mapsheet as the view ``v`` shows it, with the units by hex."""
-        return texts.text_map(v)
+        """The mapsheet as the view ``v`` shows it, with the units by hex: the plain-text
+        drawing of :meth:`draw`."""
+        from pbem.boards.drawing import text_map
+
+        return text_map(self.draw(v))
+
+    def draw(self, v: dict):
+        """How the view ``v`` looks on the mapsheet (a :class:`pbem.boards.drawing.Drawing`),
+        for both the text map and the SVG map."""
+        from .draw import draw
+
+        return draw(v)
 
     def bot_orders(self, v: dict, window: Window, role: str, rng: random.Random) -> str:
         """Random legal-looking orders for ``role`` from the view ``v`` only."""

@@ -1,20 +1,12 @@
-"""Texts of Escape from Altassar: ``pbem rules altassar``, the stand-ins of the setup report,
-the text map of a view and the order template of each window."""
+"""Texts of Escape from Altassar: ``pbem rules altassar``, the stand-ins of the setup report
+and the order template of each window (the map is drawn by :mod:`.draw`)."""
 
 from __future__ import annotations
 
-from pbem.boards.textmap import ascii_map
 from pbem.combat import CombatTable, format_table
 
 from .data import CONFEDERATION_KINDS, SPIKUS_KINDS, VALUES
-from .state import CONFEDERATION, SPIKUS, from_view
-
-TERRAIN_MARK = {"clear": ".", "prison": "#", "rough": ":", "rain-forest": "f", "hills": "^",
-                "cascades": "~", "quagmire": "q"}
-"""One character per terrain in the text map."""
-
-UNIT_MARK = {"soldier": "S", "tracker": "T", "drystal": "D", "wagon": "W", "trip-net": "n",
-             "signal-post": "P"}
+from .state import CONFEDERATION, SPIKUS
 
 
 def _source(row: dict, name: str) -> str:
@@ -86,95 +78,6 @@ def stand_ins(data: dict, options: dict, hexmap) -> list:
     lines.append("Camouflage (9.3) moving the combat die below 1 or above 6: the first or last "
                  "row is used (docs/combat.md)")
     return lines
-
-
-def _cells(s, role: str):
-    """Text map cells: terrain mark then one unit mark (``?`` a face-down counter)."""
-    marks: dict = {}
-    for u, r in s.spikus.items():
-        if r["where"] == "map" and r["kind"] not in ("trip-net",) and not r.get("carrier"):
-            marks.setdefault(r["hex"], []).append(UNIT_MARK[r["kind"]])
-        elif r["where"] == "map" and r["kind"] == "trip-net" and not r.get("carrier"):
-            marks.setdefault(r["hex"], []).append("n")
-    for m, r in s.markers.items():
-        if r["where"] != "map":
-            continue
-        kind = r.get("kind")
-        if role == CONFEDERATION and s.units:
-            kind = s.kind_of_marker(m)
-        mark = "?" if kind is None else ("d" if kind == "dummy" else "C")
-        if role == CONFEDERATION and not r["exposed"]:
-            mark = mark.lower()
-        marks.setdefault(r["hex"], []).insert(0, mark)
-    for c in s.corpses:
-        marks.setdefault(c["hex"], []).append("x")
-
-    def cell(h: str) -> str:
-        here = marks.get(h, [])
-        return TERRAIN_MARK.get(s.terrain(h), "?") + (here[0] if here else "")
-    return cell
-
-
-def text_map(v: dict) -> str:
-    """The map as the view ``v`` shows it, a legend, and the units by hex."""
-    s = from_view(v)
-    role = v.get("role", "*")
-    out = [ascii_map(s.hexmap, _cells(s, role), width=2)]
-    out.append("Terrain: . clear  # prison  : rough  f rain forest  ^ hills  ~ cascades  "
-               "q quagmire")
-    out.append("Units: S soldier  T tracker  D drystal  W wagon  n trip net  P signal post  "
-               "x corpse  ? face-down counter  C prisoner  d dummy"
-               + ("  (lower case: yours, face down)" if role == CONFEDERATION else ""))
-    out.append("")
-    out.append("Spikus units:")
-    by_hex: dict = {}
-    for u, r in sorted(s.spikus.items()):
-        if r["where"] == "map":
-            tag = u
-            flags = [k for k, on in (("stunned", r.get("stun_end")), ("feeding", r.get("feed_end")),
-                                     (f"carried by {r.get('carrier')}", r.get("carrier")),
-                                     (f"holding {r.get('escorting')}", r.get("escorting"))) if on]
-            by_hex.setdefault(r["hex"], []).append(tag + (f" ({', '.join(flags)})" if flags else ""))
-    for h in sorted(by_hex):
-        out.append(f"  {h}: {', '.join(by_hex[h])}")
-    box = [u for u, r in sorted(s.spikus.items()) if r["where"] == "box"]
-    if box:
-        out.append(f"  not yet on the map: {', '.join(box)}")
-    reveal = v.get("reveal")
-    if reveal:
-        out.append("The game is over; under the markers were (setup-reveal in the public log "
-                   "checks the markers as dealt):")
-        for name, u in sorted(reveal["units"].items(), key=lambda kv: kv[1]["marker"]):
-            r = s.markers[u["marker"]]
-            out.append(f"  {u['marker']}: {name} — {r['where']}" + (f" at {r['hex']}" if r.get("hex") else ""))
-        counts = reveal.get("counts", {})
-        if counts:
-            c, p = counts.get(CONFEDERATION, {}), counts.get(SPIKUS, {})
-            out.append(f"Victory points (20.0): Confederation: {c.get('soldiers', 0)} soldiers and "
-                       f"{c.get('other', 0)} other Spikus units eliminated, {c.get('exited', 0)} "
-                       f"prisoners exited; Spikus: {p.get('on_map', 0)} prisoners on the map, "
-                       f"{p.get('eliminated', 0)} eliminated, {p.get('returned', 0)} returned.")
-        return "\n".join(out) + "\n"
-    out.append("Confederation counters:")
-    for m, r in sorted(s.markers.items()):
-        kind = r.get("kind")
-        name = s.unit_at_marker(m) if role == CONFEDERATION else None
-        if name:
-            kind = s.units[name]["kind"]
-        desc = f"  {m}: {r['where']}" + (f" at {r['hex']}" if r.get("hex") else "")
-        if name:
-            desc += f" — your {name}"
-        elif kind:
-            desc += f" — {kind}"
-        flags = [k for k in r["exposed"]] if r["exposed"] else ["face down"]
-        if r.get("stun_end") is not None:
-            flags.append("stunned")
-        if r.get("restrained") is not None:
-            flags.append("held by a Trip Net")
-        if r["where"] == "map":
-            desc += f" ({', '.join(flags)})"
-        out.append(desc)
-    return "\n".join(out) + "\n"
 
 
 def template(s, role: str) -> str:

@@ -11,7 +11,7 @@ import random
 
 from pbem.boards.hexmap import HexMap
 from pbem.engine.ruleset import (Chance, OptionSpec, Outcome, Parts, Resolution, RoleSpec,
-                                 Window, check_options)
+                                 Ruleset, Window)
 
 from . import bots, maps, orders, placement, state, texts, windows
 from .data import load_data as _load_data
@@ -36,15 +36,19 @@ OPTIONS = {
 }
 
 
-class AtlantisRuleset:
+class AtlantisRuleset(Ruleset):
     """Escape from Atlantis (Survive variant), 2 to 4 players. See the package README for the
-    windows, the order syntax and who sees what."""
+    windows, the order syntax and who sees what.
+
+    From the :class:`~pbem.engine.ruleset.Ruleset` defaults: ``options``/``validate_options``
+    (from ``OPTIONS``), ``load_map`` (the stand-in ``map.toml``), ``reserved_words`` (none)."""
 
     name = "atlantis"
     title = "Escape from Atlantis (Survive variant)"
     min_roles = 2
     max_roles = 4
     role_names = ("red", "green", "blue", "yellow")
+    option_table = OPTIONS
 
     # -- creation ---------------------------------------------------------------------------
     def role_spec(self) -> RoleSpec:
@@ -54,23 +58,11 @@ class AtlantisRuleset:
         return RoleSpec(self.role_names, fixed=False, pattern=r"^[a-z]+$",
                         pattern_help="lower-case letters only")
 
-    def options(self) -> dict:
-        """The options a game may set at creation: ``ships``, ``volcano``, ``end``."""
-        return dict(OPTIONS)
-
-    def validate_options(self, raw: dict) -> dict:
-        """Typed option values with defaults filled in. Raises ``ValueError`` quoting an unknown
-        key or a value that is not one of the choices."""
-        return check_options(OPTIONS, raw, "atlantis")
-
     def load_data(self, house_rules: dict | None = None) -> dict:
-        """``data.toml`` with house rules deep-merged; raises
+        """``data.toml`` with house rules deep-merged (this game's merge rules:
+        :func:`pbem.games.atlantis.data.load_data`); raises
         :class:`~pbem.games.atlantis.data.DataError`."""
         return _load_data(house_rules)
-
-    def load_map(self, text: str | None, source: str) -> HexMap:
-        """The map in ``text`` (the stand-in ``map.toml`` when None); raises ``MapError``."""
-        return maps.load_map(text, source)
 
     def check_map(self, hexmap: HexMap, data: dict) -> None:
         """Raise ``MapError`` unless ``hexmap`` fits the game (37 island hexes, 7 centre...)."""
@@ -144,8 +136,18 @@ class AtlantisRuleset:
         return texts.rules_text(data, options or {}, OPTIONS)
 
     def text_map(self, v: dict) -> str:
-        """The board as the view ``v`` shows it, with a legend and the pieces by hex."""
-        return texts.text_map(v)
+        """The board as the view ``v`` shows it, with a legend and the pieces by hex: the
+        plain-text drawing of :meth:`draw`."""
+        from pbem.boards.drawing import text_map
+
+        return text_map(self.draw(v))
+
+    def draw(self, v: dict):
+        """How the view ``v`` looks on the board (a :class:`pbem.boards.drawing.Drawing`), for
+        both the text map and the SVG map."""
+        from .draw import draw
+
+        return draw(v)
 
     def bot_orders(self, v: dict, window: Window, role: str, rng: random.Random) -> str:
         """Random legal orders for ``role`` from the view ``v`` only."""

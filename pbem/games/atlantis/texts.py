@@ -1,5 +1,5 @@
-"""Texts for players and referees: the order template, the rules tables with their sources,
-the stand-ins in force, and the board as plain text.
+"""Texts for players and referees: the order template, the rules tables with their sources and
+the stand-ins in force (the board is drawn by :mod:`.draw`).
 
 All of it is built from a view (:func:`~pbem.games.atlantis.state.view`) or from the public
 data, never from hidden facts.
@@ -7,19 +7,13 @@ data, never from hidden facts.
 
 from __future__ import annotations
 
-import textwrap
-
 from pbem.boards.hexgrid import label_key
-from pbem.boards.textmap import ascii_map
 
 from .data import CREATURE_KINDS, DIVES, KILLS, SYMBOL_NAMES, SYMBOLS, Rules
-from .state import State, from_view, id_key, piece_kind
+from .state import State, id_key, piece_kind
 
 RULEBOOK = ("A. J. Merritt, 'Escape from Atlantis using many rules from Survive' "
             "(the variant's own rule sheet); cited by section name")
-
-TILE_LETTER = {"sand": "S", "forest": "F", "fortress": "T"}
-CREATURE_CHAR = {"shark": "^", "kraken": "K", "monster": "M", "dolphin": "D"}
 
 
 # -- rules and stand-ins ------------------------------------------------------------------------
@@ -137,118 +131,6 @@ def _people(s: State) -> list:
     """Every person in seat order, then by number (``red2`` before ``red10``)."""
     seat = {r: i for i, r in enumerate(s.seats)}
     return sorted(s.people.values(), key=lambda p: (seat.get(p.owner, 99), id_key(p.id)))
-
-
-def _cells(s: State, letters: dict):
-    """``cell(label)`` for :func:`ascii_map`, with the pieces indexed by hex once."""
-    on_land: dict = {}
-    at_sea: dict = {}
-    crew: dict = {}
-    safe: dict = {}
-    for p in _people(s):
-        if p.where == "land":
-            on_land.setdefault(p.hex, []).append(letters[p.owner])
-        elif p.where == "sea":
-            at_sea.setdefault(p.hex, []).append(letters[p.owner])
-        elif p.where == "ship":
-            crew.setdefault(p.ship, []).append(letters[p.owner])
-        elif p.where == "safe":
-            safe[p.hex] = safe.get(p.hex, 0) + 1
-    ships = {h: sid for sid, h in s.ships.items()}
-    beasts: dict = {}
-    for c in sorted(s.creatures, key=id_key):
-        beasts.setdefault(s.creatures[c], []).append(CREATURE_CHAR[piece_kind(c)])
-    near = {h for x in s.hexmap.hexes("safe") for h in s.hexmap.neighbours(x)
-            if s.nearly_safe(h, x)}
-
-    def cell(h: str) -> str:
-        t = s.hexmap.terrain(h)
-        if t == "safe":
-            return f"#{safe[h]}" if h in safe else "#"
-        if h in s.tiles:
-            letter = "C" if h == s.city else TILE_LETTER.get(s.tiles[h], s.tiles[h][:1].upper())
-            return letter + "".join(on_land.get(h, []))[:3]
-        text = ""
-        rest = "".join(beasts.get(h, [])) + "".join(at_sea.get(h, []))
-        if h in ships:
-            # a comma ends the crew, so a swimmer beside an empty ship is not read as its crew
-            text = "=" + "".join(crew.get(ships[h], [])) + ("," if rest else "")
-        text += rest
-        if not text:
-            return ":" if h in near else "."
-        return text if len(text) <= 4 else text[:3] + "+"
-
-    return cell
-
-
-def text_map(v: dict) -> str:
-    """The board as the view ``v`` shows it: the drawing (pbem.boards.ascii_map), a legend,
-    and every piece by hex, for plain-text mail."""
-    s = from_view(v)
-    letters = initials(s.seats)
-    out = [ascii_map(s.hexmap, _cells(s, letters), width=4)]
-    out.append("Legend: S sand, F forest, T fortress, C city (then the people on the tile); "
-               "# safe island (and how many people are safe there); . sea, : nearly safe sea; "
-               "= ship (then its crew, and a comma before what else is there); "
-               "^ shark, K kraken, M sea monster, D dolphin; "
-               + ", ".join(f"{letters[r]} {r}" for r in s.seats)
-               + " (people); + more than fits.")
-    out.append("")
-    crew = {}
-    for p in _people(s):
-        if p.where == "ship":
-            crew.setdefault(p.ship, []).append(p.id)
-    ships = [f"{sid} {h}" + (f" ({', '.join(crew[sid])})" if sid in crew else " (unmanned)")
-             for sid, h in sorted(s.ships.items(), key=lambda x: id_key(x[0]))]
-    out.append("Ships: " + ("; ".join(ships) or "none"))
-    creatures = [f"{c} {h}" for c, h in sorted(s.creatures.items(), key=lambda x: id_key(x[0]))]
-    out.append("Creatures: " + ("; ".join(creatures) or "none"))
-    swimmers = [f"{p.id} {p.hex}" for p in _people(s) if p.where == "sea"]
-    out.append("Swimmers: " + ("; ".join(swimmers) or "none"))
-    for role in s.seats:
-        mine = [p for p in _people(s) if p.owner == role]
-        safe = [f"{p.id} ({p.hex})" for p in mine if p.where == "safe"]
-        dead = [p.id for p in mine if p.where == "dead"]
-        land = [f"{p.id} {p.hex}" for p in mine if p.where == "land"]
-        out.append(f"{role}: on land {', '.join(land) or 'none'}; safe {', '.join(safe) or 'none'}"
-                   f"; dead {', '.join(dead) or 'none'}; kept tiles {s.kept_count.get(role, 0)}")
-    left = {}
-    for h, k in s.tiles.items():
-        left[k] = left.get(k, 0) + 1
-    sink_now = "" if s.stage == "over" else f"; may sink now: {' '.join(s.sinkable()) or 'none'}"
-    out.append(f"Tiles left: {len(s.tiles)} ("
-               + ", ".join(f"{k} {left.get(k, 0)}" for k in s.rules.sink_order)
-               + ")" + sink_now)
-    shown = [f"{x['hex']} {SYMBOL_NAMES[x['symbol']]}" for x in s.sunk if x.get("symbol")]
-    if shown:
-        out.append("Symbols shown: " + "; ".join(shown))
-    if s.die:
-        out.append(f"Last creature die: {s.die['role']} rolled {s.die['roll']} "
-                   f"({s.die['face']}) in turn {s.die['turn']}")
-    role = v.get("role")
-    mine = v.get("mine")
-    known = v.get("known_values") or {}
-    if mine is not None:
-        people = []
-        for p in _people(s):
-            if p.owner != role:
-                continue
-            where = {"land": f"on {p.hex}", "ship": f"aboard {p.ship}", "sea": f"in {p.hex}",
-                     "safe": f"safe on {p.hex}", "dead": "dead", "box": "not placed"}[p.where]
-            value = f" value {known[p.id]}" if p.id in known else ""
-            people.append(f"{p.id} {where}{value}")
-        out.append(f"Your people: {'; '.join(people)}")
-        kept = ", ".join(mine["kept"]) or "none"
-        standing = ", ".join(f"{k} {'on' if on else 'off'}" for k, on in mine["standing"].items())
-        out.append(f"Your kept tiles: {kept}. Your standing orders: {standing}.")
-    if v.get("reveal"):
-        vals = v["reveal"]["values"]
-        out.append("Values: " + ", ".join(f"{pid} {vals[pid]}" for pid in
-                                          sorted(vals, key=id_key)))
-    drawing, rest = out[0], out[1:]
-    lines = [textwrap.fill(line, width=78, subsequent_indent="  ", break_on_hyphens=False)
-             if line else "" for line in rest]
-    return drawing + "\n" + "\n".join(lines) + "\n"
 
 
 # -- order templates ----------------------------------------------------------------------------

@@ -1,0 +1,195 @@
+"""How an Escape from Atlantis view looks on the board: :func:`draw` returns the
+:class:`~pbem.boards.drawing.Drawing` from which the text map of the mail reports and the SVG
+map of the HTML reports are both drawn.
+
+Text cells (4 characters): the tile letter then the people on it, ``#`` a safe island (and how
+many people are safe there), ``=`` a ship then its crew, creatures and swimmers, ``.`` sea and
+``:`` nearly safe sea. SVG marks: the people by owner (``r2 g1``), ``B`` and the crew count of a
+ship, a creature's letter. Everything comes from the view, never from hidden facts.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from pbem.boards.drawing import Drawing, Piece, Space, plain_space, remember_last
+
+from .data import SYMBOL_NAMES
+from .state import State, from_view, id_key, piece_kind
+from .texts import _people, initials
+
+TILE_LETTER = {"sand": "S", "forest": "F", "fortress": "T"}
+"""Text-map letter of a tile kind (the city is ``C``)."""
+
+CREATURE_CHAR = {"shark": "^", "kraken": "K", "monster": "M", "dolphin": "D"}
+"""Text-map and SVG mark of a creature kind."""
+
+FILLS = {"sea": "#cfe6fa", "safe": "#e9c46a", "sand": "#f1e0a0", "forest": "#9ccc84",
+         "fortress": "#b9b0a6", "city": "#d8a3a3"}
+"""SVG colour of each terrain class of the drawing (a tile of another kind is drawn grey)."""
+
+
+def _text_cells(s: State, letters: dict) -> dict:
+    """The text-map cell of every hex, with the pieces indexed by hex once."""
+    on_land: dict = {}
+    at_sea: dict = {}
+    crew: dict = {}
+    safe: dict = {}
+    for p in _people(s):
+        if p.where == "land":
+            on_land.setdefault(p.hex, []).append(letters[p.owner])
+        elif p.where == "sea":
+            at_sea.setdefault(p.hex, []).append(letters[p.owner])
+        elif p.where == "ship":
+            crew.setdefault(p.ship, []).append(letters[p.owner])
+        elif p.where == "safe":
+            safe[p.hex] = safe.get(p.hex, 0) + 1
+    ships = {h: sid for sid, h in s.ships.items()}
+    beasts: dict = {}
+    for c in sorted(s.creatures, key=id_key):
+        beasts.setdefault(s.creatures[c], []).append(CREATURE_CHAR[piece_kind(c)])
+    near = {h for x in s.hexmap.hexes("safe") for h in s.hexmap.neighbours(x)
+            if s.nearly_safe(h, x)}
+
+    def cell(h: str) -> str:
+        t = s.hexmap.terrain(h)
+        if t == "safe":
+            return f"#{safe[h]}" if h in safe else "#"
+        if h in s.tiles:
+            letter = "C" if h == s.city else TILE_LETTER.get(s.tiles[h], s.tiles[h][:1].upper())
+            return letter + "".join(on_land.get(h, []))[:3]
+        text = ""
+        rest = "".join(beasts.get(h, [])) + "".join(at_sea.get(h, []))
+        if h in ships:
+            # a comma ends the crew, so a swimmer beside an empty ship is not read as its crew
+            text = "=" + "".join(crew.get(ships[h], [])) + ("," if rest else "")
+        text += rest
+        if not text:
+            return ":" if h in near else "."
+        return text if len(text) <= 4 else text[:3] + "+"
+
+    return {h: cell(h) for h in s.hexmap.labels()}
+
+
+def _svg_spaces(v: dict, hexmap) -> dict:
+    """``{label: [terrain, title, [Piece]]}`` of the hexes with a tile, a safe island or a
+    piece (every other hex is empty sea)."""
+    cells: dict = {}
+    for label in hexmap.hexes("safe"):
+        cells[label] = ["safe", "safe island", []]
+    for label, kind in v["tiles"].items():
+        kind = "city" if label == v.get("city") else kind
+        cells[label] = [kind, kind, []]
+    people: dict = {}
+    for pid, p in v["people"].items():
+        if p["where"] in ("land", "sea", "safe") and p.get("hex"):
+            people.setdefault(p["hex"], {}).setdefault(p["owner"], []).append(pid)
+    for label, by_owner in people.items():
+        groups = sorted(by_owner.items())
+        cells.setdefault(label, ["sea", "sea", []])[2].append(Piece(
+            " ".join(f"{o[0]}{len(ids)}" for o, ids in groups),
+            ", ".join(pid for _, ids in groups for pid in ids)))
+    for ship, label in v["ships"].items():
+        crew = [pid for pid, p in v["people"].items() if p.get("ship") == ship]
+        cells.setdefault(label, ["sea", "sea", []])[2].append(Piece(
+            f"B{len(crew)}" if crew else "B", ship + (f" ({', '.join(crew)})" if crew else "")))
+    for creature, label in v["creatures"].items():
+        kind = creature.rstrip("0123456789")
+        cells.setdefault(label, ["sea", "sea", []])[2].append(
+            Piece(CREATURE_CHAR.get(kind, kind[:1]), creature))
+    return cells
+
+
+def _wrap(out: list[str]) -> list[str]:
+    """Text lines, each entry of ``out`` wrapped at 78 characters with a two-space indent."""
+    lines: list[str] = []
+    for line in out:
+        lines += (textwrap.fill(line, width=78, subsequent_indent="  ", break_on_hyphens=False)
+                  .split("\n") if line else [""])
+    return lines
+
+
+def _legend(s: State, letters: dict) -> list[str]:
+    """The legend of the text map (wrapped lines)."""
+    return _wrap(["Legend: S sand, F forest, T fortress, C city (then the people on the tile); "
+                  "# safe island (and how many people are safe there); . sea, : nearly safe "
+                  "sea; = ship (then its crew, and a comma before what else is there); "
+                  "^ shark, K kraken, M sea monster, D dolphin; "
+                  + ", ".join(f"{letters[r]} {r}" for r in s.seats)
+                  + " (people); + more than fits."])
+
+
+def _notes(v: dict, s: State) -> list[str]:
+    """The pieces by kind and owner under the text map's legend, one entry per line (wrapped
+    lines), after a blank line."""
+    out = [""]
+    crew = {}
+    for p in _people(s):
+        if p.where == "ship":
+            crew.setdefault(p.ship, []).append(p.id)
+    ships = [f"{sid} {h}" + (f" ({', '.join(crew[sid])})" if sid in crew else " (unmanned)")
+             for sid, h in sorted(s.ships.items(), key=lambda x: id_key(x[0]))]
+    out.append("Ships: " + ("; ".join(ships) or "none"))
+    creatures = [f"{c} {h}" for c, h in sorted(s.creatures.items(), key=lambda x: id_key(x[0]))]
+    out.append("Creatures: " + ("; ".join(creatures) or "none"))
+    swimmers = [f"{p.id} {p.hex}" for p in _people(s) if p.where == "sea"]
+    out.append("Swimmers: " + ("; ".join(swimmers) or "none"))
+    for role in s.seats:
+        mine = [p for p in _people(s) if p.owner == role]
+        safe = [f"{p.id} ({p.hex})" for p in mine if p.where == "safe"]
+        dead = [p.id for p in mine if p.where == "dead"]
+        land = [f"{p.id} {p.hex}" for p in mine if p.where == "land"]
+        out.append(f"{role}: on land {', '.join(land) or 'none'}; safe {', '.join(safe) or 'none'}"
+                   f"; dead {', '.join(dead) or 'none'}; kept tiles {s.kept_count.get(role, 0)}")
+    left = {}
+    for k in s.tiles.values():
+        left[k] = left.get(k, 0) + 1
+    sink_now = "" if s.stage == "over" else f"; may sink now: {' '.join(s.sinkable()) or 'none'}"
+    out.append(f"Tiles left: {len(s.tiles)} ("
+               + ", ".join(f"{k} {left.get(k, 0)}" for k in s.rules.sink_order)
+               + ")" + sink_now)
+    shown = [f"{x['hex']} {SYMBOL_NAMES[x['symbol']]}" for x in s.sunk if x.get("symbol")]
+    if shown:
+        out.append("Symbols shown: " + "; ".join(shown))
+    if s.die:
+        out.append(f"Last creature die: {s.die['role']} rolled {s.die['roll']} "
+                   f"({s.die['face']}) in turn {s.die['turn']}")
+    role = v.get("role")
+    mine = v.get("mine")
+    known = v.get("known_values") or {}
+    if mine is not None:
+        people = []
+        for p in _people(s):
+            if p.owner != role:
+                continue
+            where = {"land": f"on {p.hex}", "ship": f"aboard {p.ship}", "sea": f"in {p.hex}",
+                     "safe": f"safe on {p.hex}", "dead": "dead", "box": "not placed"}[p.where]
+            value = f" value {known[p.id]}" if p.id in known else ""
+            people.append(f"{p.id} {where}{value}")
+        out.append(f"Your people: {'; '.join(people)}")
+        kept = ", ".join(mine["kept"]) or "none"
+        standing = ", ".join(f"{k} {'on' if on else 'off'}" for k, on in mine["standing"].items())
+        out.append(f"Your kept tiles: {kept}. Your standing orders: {standing}.")
+    if v.get("reveal"):
+        vals = v["reveal"]["values"]
+        out.append("Values: " + ", ".join(f"{pid} {vals[pid]}" for pid in
+                                          sorted(vals, key=id_key)))
+    return _wrap(out)
+
+
+@remember_last
+def draw(v: dict) -> Drawing:
+    """The board as the view ``v`` (:func:`~pbem.games.atlantis.state.view`) shows it: tiles,
+    safe islands, people, ships and creatures, with the legend and the pieces listed by kind
+    and owner under the text map."""
+    s = from_view(v)
+    letters = initials(s.seats)
+    text = _text_cells(s, letters)
+    svg = _svg_spaces(v, s.hexmap)
+    spaces = {}
+    for label, cell in text.items():
+        terrain, title, pieces = svg.get(label, ("sea", "", ()))
+        spaces[label] = (Space(terrain, cell, title, tuple(pieces)) if pieces
+                         else plain_space(terrain, cell, title))
+    return Drawing(board=s.hexmap, spaces=spaces, fills=FILLS, legend=tuple(_legend(s, letters)),
+                   notes=tuple(_notes(v, s)), text_width=4)
