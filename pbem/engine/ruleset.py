@@ -15,11 +15,14 @@ sealed. Every :class:`Event` names its audience; a role's report is built only f
 from __future__ import annotations
 
 import abc
-import copy
 import random
 import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Protocol, Sequence
+
+from pbem.engine import sourced
+from pbem.engine.sourced import (HOUSE_SOURCE, PLAIN, DataError,  # noqa: F401 (re-exported)
+                                 MergeRules, Schema)
 
 if TYPE_CHECKING:  # only for the annotation: the engine imports no drawing code
     from pbem.boards.drawing import Drawing
@@ -325,15 +328,6 @@ def check_options(specs: dict, raw: dict | None, game: str) -> dict:
     return out
 
 
-HOUSE_SOURCE = "house rules"
-"""The source the default house-rules merge gives an entry it changes (:meth:`Ruleset.load_data`)."""
-
-
-class DataError(ValueError):
-    """A data file or house-rules table that does not fit the game: the message names the key
-    (``house rules: unknown key 'holes.count'``) and what was expected."""
-
-
 class Ruleset(abc.ABC):
     """What a game package exports as ``ruleset``: the whole contract between a game and the
     engine (the reports, ``pbem demo``, the CLI and bench/ call nothing else).
@@ -352,6 +346,9 @@ class Ruleset(abc.ABC):
     - ``data_file`` and ``map_file``: files of the ruleset's package (``package``, by default
       the package of the module defining the class) read by :meth:`load_data` and
       :meth:`load_map`; ``None`` for a game without data or without a board.
+    - ``data_schema``: the shape of the data (a :mod:`pbem.engine.sourced` schema) the default
+      :meth:`check_data` checks, or None; ``data_merge``: what house rules may do beyond the
+      common merge (:class:`pbem.engine.sourced.MergeRules`).
 
     Errors: the creation methods raise ``ValueError`` (:class:`DataError`,
     ``pbem.boards.hexmap.MapError``...) with a message for the referee; the play methods
@@ -366,6 +363,8 @@ class Ruleset(abc.ABC):
     option_table: ClassVar[Mapping[str, OptionSpec]] = {}
     order_verbs: ClassVar[tuple[str, ...]] = ()
     data_file: ClassVar[str | None] = "data.toml"
+    data_schema: ClassVar[Schema | None] = None
+    data_merge: ClassVar[MergeRules] = PLAIN
     map_file: ClassVar[str | None] = "map.toml"
     package: ClassVar[str | None] = None
 
@@ -411,60 +410,33 @@ class Ruleset(abc.ABC):
 
     def load_data(self, house_rules: Mapping | None = None) -> dict:
         """The data table: ``data_file`` (TOML; every value an entry ``{value = ..., source =
-        "..."}`` or a table of columns with a ``source``) with ``house_rules`` (a parsed
-        ``--house-rules`` TOML table of the same shape, or None) merged over it by
-        :meth:`merge_house_rules`, then checked by :meth:`check_data` (origin ``"data.toml"``,
-        or ``"house rules"`` after a merge). Raises :class:`DataError` (a ``ValueError``).
-        Default with ``data_file`` None: an empty table (house rules then name unknown keys)."""
-        import tomllib
-
-        data = tomllib.loads(self.package_file(self.data_file)) if self.data_file else {}
-        if house_rules:
-            data = copy.deepcopy(data)
-            self.merge_house_rules(data, dict(house_rules), "")
-            self.check_data(data, "house rules")
-        else:
-            self.check_data(data, self.data_file or "data.toml")
-        return data
+        "..."}`` or a table of columns with a ``source``) checked by :meth:`check_data` (origin
+        ``"data.toml"``), then with ``house_rules`` (a parsed ``--house-rules`` TOML table of
+        the same shape, or None) merged over a copy by :meth:`merge_house_rules` and checked
+        again (origin ``"house rules"``): :func:`pbem.engine.sourced.load_sourced`. Raises
+        :class:`DataError` (a ``ValueError``). Default with ``data_file`` None: an empty table
+        (house rules then name unknown keys)."""
+        text = self.package_file(self.data_file) if self.data_file else ""
+        return sourced.load_sourced(
+            text, house_rules, self.check_data, name=self.data_file or "data.toml",
+            merge=lambda data, house: self.merge_house_rules(data, house, ""))
 
     def merge_house_rules(self, data: dict, house: Any, path: str = "") -> None:
         """Merge the house-rules table ``house`` into ``data`` in place (``path``: the dotted key
         of ``data`` within the whole table, "" at the top). A bare value replaces an entry's
         ``value``; a table replaces the columns it names; an entry changed without its own
-        ``source`` gets the source ``"house rules"``. Raises :class:`DataError` for an unknown
-        key or a value that cannot replace what is there."""
-        if not isinstance(house, dict):
-            raise DataError(f"house rules: {path or 'the file'} = {house!r}: expected a table")
-        for key, value in house.items():
-            where = f"{path}.{key}" if path else key
-            if key not in data:
-                raise DataError(f"house rules: unknown key {where!r}: expected one of "
-                                f"{', '.join(sorted(data)) or 'nothing'}")
-            entry = data[key]
-            if isinstance(entry, dict) and "source" in entry:
-                if isinstance(value, dict):
-                    for column, v in value.items():
-                        if column != "source" and column not in entry:
-                            known = ", ".join(sorted(k for k in entry if k != "source"))
-                            raise DataError(f"house rules: unknown key '{where}.{column}': "
-                                            f"expected one of {known}, source")
-                        entry[column] = v
-                    if "source" not in value:
-                        entry["source"] = HOUSE_SOURCE
-                elif "value" in entry:
-                    entry["value"] = value
-                    entry["source"] = HOUSE_SOURCE
-                else:
-                    raise DataError(f"house rules: {where} = {value!r}: expected a table of "
-                                    f"{', '.join(k for k in entry if k != 'source')}")
-            elif isinstance(entry, dict):
-                self.merge_house_rules(entry, value, where)
-            else:
-                raise DataError(f"house rules: {where}: cannot be set")
+        ``source`` gets the source ``"house rules"``; ``data_merge`` adds what the game allows
+        more. Raises :class:`DataError` for an unknown key or a value that cannot replace what
+        is there. Default: :func:`pbem.engine.sourced.merge_house_rules`."""
+        # getattr: callers borrow this method for objects that are not rulesets
+        sourced.merge_house_rules(data, house, getattr(self, "data_merge", PLAIN), path)
 
     def check_data(self, data: dict, origin: str) -> None:
         """Raise :class:`DataError` naming ``origin`` (``"data.toml"``, ``"house rules"``), the
-        key and what was expected unless ``data`` fits the game. Default: accept anything."""
+        key path, the value found and what was expected unless ``data`` fits the game. Default:
+        :func:`pbem.engine.sourced.check` against ``data_schema``; anything when it is None."""
+        if self.data_schema is not None:
+            sourced.check(data, self.data_schema, origin)
 
     def load_map(self, text: str | None, source: str) -> Any:
         """The board the game stands on (a :class:`pbem.boards.board.Board`): the map in
@@ -535,9 +507,15 @@ class Ruleset(abc.ABC):
 
     @abc.abstractmethod
     def check(self, state: Any, role: str, orders: list[Order]) -> list[Problem]:
-        """Problems with ``role``'s parsed ``orders`` against the current position, judged
-        only from what ``role`` may know (the public part and its own secret part), sent back
-        with the receipt. Does not change ``state``."""
+        """Problems with ``role``'s parsed ``orders`` against the current position, sent back
+        with the receipt. Does not change ``state``.
+
+        ``state`` is ``role``'s *role state*, not the whole state: the engine passes
+        ``load(Parts(public, {role: secret[role]}, referee={}))``
+        (:func:`pbem.engine.gamestate.role_state`), so the problems are judged only from what
+        ``role`` may know and cannot reveal another role's secret or the referee part. :meth:`load`
+        must therefore accept parts with the other roles' secret parts and the referee part
+        missing, reading them as unknown (docs/rulesets.md, "What a role is given")."""
 
     @abc.abstractmethod
     def resolve(self, state: Any, orders_by_role: dict[str, list[Order]],
@@ -549,7 +527,13 @@ class Ruleset(abc.ABC):
     @abc.abstractmethod
     def view(self, state: Any, role: str) -> dict:
         """Exactly what ``role`` may know now, as JSON values (``"*"``, :data:`PUBLIC`: what
-        everyone may know). The reports, the bots and ``pbem view`` see nothing else."""
+        everyone may know). The reports, the bots and ``pbem view`` see nothing else.
+
+        ``state`` is ``role``'s *role state* (as for :meth:`check`): loaded from the public part
+        and ``role``'s own secret part only, with an empty referee part; for ``"*"`` from the
+        public part only. A view that reads another role's secret finds it missing (and should
+        fail loudly, not guess); what the end of the game reveals must be in the public part.
+        Does not change ``state``."""
 
     @abc.abstractmethod
     def outcome(self, state: Any) -> Outcome | None:
@@ -608,16 +592,15 @@ class Ruleset(abc.ABC):
     def bot_orders(self, view: dict, window: Window, role: str, rng: random.Random) -> str:
         """An order body (header excluded) for ``role`` in ``window``, chosen from ``view``
         only with ``rng``: the orders of ``pbem demo``, the random-game tests and bench/. It
-        should raise no problems. Default: raises ``NotImplementedError``."""
+        should raise no problems. ``view`` is :meth:`view` of ``role``'s role state (the engine
+        makes it: ``Referee.view_and_window``, :func:`pbem.engine.gamestate.role_view`), so a
+        bot knows only what its role may know. Default: raises ``NotImplementedError``."""
         raise NotImplementedError(f"{self.name}: this ruleset has no bot (bot_orders)")
 
 
-def _sourced(data: Any, path: str = ""):
-    """``(path, shown values, source)`` for every table of ``data`` that has a ``source``, in
-    file order (the values other than ``source``, written ``k = v``)."""
-    if isinstance(data, dict) and isinstance(data.get("source"), str):
-        shown = ", ".join(f"{k} = {v}" for k, v in data.items() if k != "source")
-        yield path, shown, data["source"]
-    elif isinstance(data, dict):
-        for k, v in data.items():
-            yield from _sourced(v, f"{path}.{k}" if path else k)
+def _sourced(data: Any):
+    """``(path, shown values, source)`` for every sourced entry of ``data`` in file order
+    (:func:`pbem.engine.sourced.walk_sources`; the values other than ``source`` written
+    ``k = v``)."""
+    for entry in sourced.walk_sources(data):
+        yield entry.path, sourced.show_values(entry.values), entry.source

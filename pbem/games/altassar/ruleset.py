@@ -14,7 +14,8 @@ from pbem.engine.ruleset import (Chance, OptionSpec, Outcome, Parts, Resolution,
                                  Ruleset, Window)
 
 from . import bots, checking, maps, orders, state, texts, turns
-from .data import load_data as _load_data
+from .data import HOUSE_RULES
+from .data import check_data as _check_data
 
 OPTIONS = {
     "attrition": OptionSpec(
@@ -36,7 +37,8 @@ class AltassarRuleset(Ruleset):
     Spikus. See the package README for the windows, the order syntax and who sees what.
 
     From the :class:`~pbem.engine.ruleset.Ruleset` defaults: ``options``/``validate_options``
-    (from ``OPTIONS``), ``load_map`` (the stand-in ``map.toml``), ``reserved_words`` (none)."""
+    (from ``OPTIONS``), ``load_data`` (``data.toml`` with ``data_merge`` and
+    :meth:`check_data`), ``load_map`` (the stand-in ``map.toml``), ``reserved_words`` (none)."""
 
     name = "altassar"
     title = "Escape from Altassar"
@@ -51,11 +53,14 @@ class AltassarRuleset(Ruleset):
         ``spikus``, so a game must be created with exactly these two (in either seat order)."""
         return RoleSpec(self.role_names, fixed=True)
 
-    def load_data(self, house_rules: dict | None = None) -> dict:
-        """``data.toml`` with house rules deep-merged (this game's merge rules, the CRT rows
-        included: :func:`pbem.games.altassar.data.load_data`); raises
-        :class:`~pbem.games.altassar.data.DataError`."""
-        return _load_data(house_rules)
+    # data: the Ruleset defaults (``data.toml`` read, house rules merged, checked) with this
+    # game's merge rules (CRT rows merged by die, counter values marked in their row's ``sources``) and checks: pbem.engine.sourced.
+    data_merge = HOUSE_RULES
+
+    def check_data(self, table: dict, origin: str) -> None:
+        """Raise :class:`~pbem.engine.sourced.DataError` unless ``table`` fits the game
+        (:func:`pbem.games.altassar.data.check_data`: the schema and the cross-checks)."""
+        _check_data(table, origin)
 
     def check_map(self, hexmap: HexMap, data: dict) -> None:
         """Raise ``MapError`` unless ``hexmap`` fits the game (terrains, prison, exit edge)."""

@@ -13,10 +13,11 @@ access for the rules code.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Any
 
+from pbem.engine import sourced
+from pbem.engine.sourced import HOUSE_SOURCE, DataError  # noqa: F401 (this module's API)
 from pbem.resources import package_text
 
 CREATURE_KINDS = ("shark", "kraken", "monster", "dolphin")
@@ -53,42 +54,6 @@ SYMBOL_NAMES = {
 }
 """How reports name each symbol (the rulebook's words)."""
 
-HOUSE_SOURCE = "house rules"
-
-
-class DataError(ValueError):
-    """A data table that cannot be used: an unknown key, a missing key, or a value of the wrong
-    type or range. The message names where it came from (``data.toml`` or ``house rules``), the
-    key path (``people.land_capacity``), the value found and what was expected."""
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _int(minimum: int, maximum: int | None = None):
-    def check(v: Any) -> str | None:
-        if not _is_int(v) or v < minimum or (maximum is not None and v > maximum):
-            top = f" and at most {maximum}" if maximum is not None else ""
-            return f"expected a whole number at least {minimum}{top}"
-        return None
-    return check
-
-
-def _int_list(v: Any) -> str | None:
-    if not isinstance(v, list) or not v or not all(_is_int(x) and x >= 0 for x in v):
-        return "expected a non-empty list of whole numbers 0 or more"
-    return None
-
-
-def _bool(v: Any) -> str | None:
-    return None if isinstance(v, bool) else "expected true or false"
-
-
-def _str(v: Any) -> str | None:
-    return None if isinstance(v, str) and v else "expected a non-empty string"
-
-
 def _faces(v: Any) -> str | None:
     if not isinstance(v, list) or not 2 <= len(v) <= 256:
         return "expected a list of 2 to 256 faces, each a list of creature kinds"
@@ -101,121 +66,53 @@ def _faces(v: Any) -> str | None:
     return None
 
 
-def _kinds(v: Any) -> str | None:
-    if (not isinstance(v, list) or not v or not all(isinstance(k, str) and k for k in v)
-            or len(set(v)) != len(v)):
-        return "expected a non-empty list of distinct tile kinds such as [\"sand\", \"forest\"]"
-    return None
+SCHEMA = sourced.Table({
+    "people": sourced.Table({
+        "per_player": sourced.Value(sourced.whole(1, 99)),
+        "values": sourced.Value(sourced.list_of(
+            sourced.whole(0), "a non-empty list of whole numbers 0 or more")),
+        "land_capacity": sourced.Value(sourced.whole(1))}),
+    "ships": sourced.Table({"capacity": sourced.Value(sourced.whole(1)),
+                            "pieces": sourced.Value(sourced.whole(0, 99))}),
+    "movement": sourced.Table({"points": sourced.Value(sourced.whole(1)),
+                               "swim_spaces": sourced.Value(sourced.whole(1))}),
+    "setup": sourced.Table({"monsters_per_player": sourced.Value(sourced.whole(0)),
+                            "monster_distance": sourced.Value(sourced.whole(1))}),
+    "die": sourced.Table({"faces": sourced.Value(_faces)}),
+    "tiles": sourced.Table({
+        "sink_order": sourced.Value(sourced.list_of(
+            sourced.text, 'a non-empty list of distinct tile kinds such as ["sand", "forest"]',
+            distinct=True)),
+        "centre_kind": sourced.Value(sourced.text),
+        "volcano_under_city": sourced.Value(sourced.boolean)}),
+    "creatures": sourced.Table(
+        {kind: sourced.Row({"max_move": sourced.whole(0), "pieces": sourced.whole(0, 99)})
+         for kind in CREATURE_KINDS}, what="creature"),
+    "manifest": sourced.Table(rows=sourced.Row(
+        {}, other=sourced.whole(0), shape="a table of counts per tile kind and a source"), names=SYMBOLS,
+                              what="symbol"),
+}, what="section")
+"""The shape of ``data.toml`` (:mod:`pbem.engine.sourced`): scalar entries ``{ value, source }``
+per section, one row per creature kind, manifest rows of counts per tile kind."""
 
-
-# Scalar entries: section -> key -> checker of `value`.
-_SCALARS = {
-    "people": {"per_player": _int(1, 99), "values": _int_list, "land_capacity": _int(1)},
-    "ships": {"capacity": _int(1), "pieces": _int(0, 99)},
-    "movement": {"points": _int(1), "swim_spaces": _int(1)},
-    "setup": {"monsters_per_player": _int(0), "monster_distance": _int(1)},
-    "die": {"faces": _faces},
-    "tiles": {"sink_order": _kinds, "centre_kind": _str, "volcano_under_city": _bool},
-}
-# Row tables: section -> row -> column -> checker.
-_CREATURE_COLUMNS = {"max_move": _int(0), "pieces": _int(0, 99)}
+HOUSE_RULES = sourced.MergeRules(open_tables={"manifest": SYMBOLS})
+"""House rules may add a manifest row for any symbol, and count any tile kind in a row."""
 
 
 def _default_text() -> str:
     return package_text(__package__, "data.toml")
 
 
-def _merge(base: dict, house: dict, path: str) -> None:
-    """Deep-merge ``house`` into ``base`` (both the data file's shape), in place."""
-    if not isinstance(house, dict):
-        raise DataError(f"house rules: {path or 'the file'} = {house!r}: expected a table")
-    for key, value in house.items():
-        where = f"{path}.{key}" if path else key
-        if key not in base:
-            if path == "manifest" and key in SYMBOLS:
-                base[key] = {"source": HOUSE_SOURCE}
-            else:
-                known = ", ".join(sorted(base)) if isinstance(base, dict) else ""
-                raise DataError(f"house rules: unknown key {where!r}: expected one of {known}")
-        entry = base[key]
-        if isinstance(entry, dict) and "source" in entry:
-            # An entry: a bare value replaces `value`; a table replaces the columns it names.
-            if isinstance(value, dict):
-                for column, v in value.items():
-                    if column != "source" and column not in entry and path != "manifest":
-                        known = ", ".join(sorted(k for k in entry if k != "source"))
-                        raise DataError(f"house rules: unknown key '{where}.{column}': expected "
-                                        f"one of {known}, source")
-                    entry[column] = v
-                if "source" not in value:
-                    entry["source"] = HOUSE_SOURCE
-            elif "value" in entry:
-                entry["value"] = value
-                entry["source"] = HOUSE_SOURCE
-            else:
-                raise DataError(f"house rules: {where} = {value!r}: expected a table of "
-                                f"{', '.join(k for k in entry if k != 'source')}")
-        elif isinstance(entry, dict):
-            _merge(entry, value, where)
-        else:
-            raise DataError(f"house rules: {where}: cannot be set")
-
-
 def check_data(data: dict, origin: str = "data.toml") -> None:
-    """Check a whole data table (the shape of ``data.toml``); raise :class:`DataError` naming
-    ``origin``, the key path, the value and what was expected. Cross-checks: one value per
-    person, die faces naming known creatures, manifest columns naming the tile kinds of
-    ``tiles.sink_order``, the centre kind among them, and every symbol known."""
+    """Check a whole data table (the shape of ``data.toml``, :data:`SCHEMA`); raise
+    :class:`DataError` naming ``origin``, the key path, the value and what was expected.
+    Cross-checks: one value per person, manifest columns naming the tile kinds of
+    ``tiles.sink_order``, the centre kind among them, and every kind with a tile."""
+    sourced.check(data, SCHEMA, origin)
 
     def fail(path: str, value: Any, why: str):
-        raise DataError(f"{origin}: {path} = {value!r}: {why}")
+        raise sourced.data_error(origin, path, value, why)
 
-    sections = set(_SCALARS) | {"creatures", "manifest"}
-    for section in data:
-        if section not in sections:
-            fail(section, "...", f"unknown section: expected one of {', '.join(sorted(sections))}")
-    for section in sorted(sections):
-        if not isinstance(data.get(section), dict):
-            fail(section, data.get(section), "expected a table")
-    for section, keys in _SCALARS.items():
-        table = data[section]
-        for key in table:
-            if key not in keys:
-                fail(f"{section}.{key}", table[key],
-                     f"unknown key: expected one of {', '.join(sorted(keys))}")
-        for key, checker in keys.items():
-            entry = table.get(key)
-            path = f"{section}.{key}"
-            if not isinstance(entry, dict) or "value" not in entry:
-                fail(path, entry, "expected a table { value = ..., source = \"...\" }")
-            extra = set(entry) - {"value", "source"}
-            if extra:
-                fail(path, entry, f"unknown keys {sorted(extra)}: expected value and source")
-            if not isinstance(entry.get("source"), str) or not entry["source"]:
-                fail(f"{path}.source", entry.get("source"), "expected a non-empty string")
-            why = checker(entry["value"])
-            if why:
-                fail(f"{path}.value", entry["value"], why)
-    creatures = data["creatures"]
-    for kind in creatures:
-        if kind not in CREATURE_KINDS:
-            fail(f"creatures.{kind}", creatures[kind],
-                 f"unknown creature: expected one of {', '.join(CREATURE_KINDS)}")
-    for kind in CREATURE_KINDS:
-        row = creatures.get(kind)
-        path = f"creatures.{kind}"
-        if not isinstance(row, dict):
-            fail(path, row, "expected a table { max_move = ..., pieces = ..., source = ... }")
-        for column in row:
-            if column not in _CREATURE_COLUMNS and column != "source":
-                fail(f"{path}.{column}", row[column], "unknown key: expected max_move, pieces, "
-                                                      "source")
-        for column, checker in _CREATURE_COLUMNS.items():
-            why = checker(row.get(column))
-            if why:
-                fail(f"{path}.{column}", row.get(column), why)
-        if not isinstance(row.get("source"), str) or not row["source"]:
-            fail(f"{path}.source", row.get("source"), "expected a non-empty string")
     kinds = data["tiles"]["sink_order"]["value"]
     if data["tiles"]["centre_kind"]["value"] not in kinds:
         fail("tiles.centre_kind.value", data["tiles"]["centre_kind"]["value"],
@@ -227,48 +124,28 @@ def check_data(data: dict, origin: str = "data.toml") -> None:
              f"(people.per_player)")
     manifest = data["manifest"]
     for symbol, row in manifest.items():
-        path = f"manifest.{symbol}"
-        if symbol not in SYMBOLS:
-            fail(path, row, f"unknown symbol: expected one of {', '.join(SYMBOLS)}")
-        if not isinstance(row, dict):
-            fail(path, row, "expected a table of counts per tile kind and a source")
         for column, count in row.items():
-            if column == "source":
-                if not isinstance(count, str) or not count:
-                    fail(f"{path}.source", count, "expected a non-empty string")
-                continue
-            if column not in kinds:
-                fail(f"{path}.{column}", count,
+            if column != "source" and column not in kinds:
+                fail(f"manifest.{symbol}.{column}", count,
                      f"unknown tile kind: expected one of {', '.join(kinds)} (tiles.sink_order)")
-            if not _is_int(count) or count < 0:
-                fail(f"{path}.{column}", count, "expected a whole number 0 or more")
-        if "source" not in row:
-            fail(f"{path}.source", None, "expected a non-empty string")
-    totals = {k: sum(row.get(k, 0) for row in manifest.values()) for k in kinds}
-    for kind, total in totals.items():
-        if total == 0:
+    for kind in kinds:
+        if sum(row.get(kind, 0) for row in manifest.values()) == 0:
             fail(f"manifest (column {kind})", 0,
                  f"no {kind} tile: every kind of tiles.sink_order needs at least one tile")
 
 
 def load_data(house_rules: dict | None = None) -> dict:
     """The data table: ``data.toml`` with ``house_rules`` (a dict of the same shape, such as a
-    parsed ``--house-rules`` TOML file) deep-merged over it, checked.
+    parsed ``--house-rules`` TOML file) deep-merged over it, checked
+    (:func:`pbem.engine.sourced.load_sourced`).
 
     A house-rules entry may give a bare value (``land_capacity = 4``) or a table of the columns
-    it changes (``shark = { max_move = 3 }``); a changed entry without its own ``source`` gets
-    the source ``"house rules"``. Raises :class:`DataError` for an unknown key and for any value
-    of the wrong type or range (see :func:`check_data`).
+    it changes (``shark = { max_move = 3 }``), and may add a manifest row for a symbol; a
+    changed entry without its own ``source`` gets the source ``"house rules"``. Raises
+    :class:`DataError` for an unknown key and for any value of the wrong type or range (see
+    :func:`check_data`).
     """
-    import tomllib
-
-    data = tomllib.loads(_default_text())
-    check_data(data, "data.toml")
-    if house_rules:
-        data = copy.deepcopy(data)
-        _merge(data, house_rules, "")
-        check_data(data, "house rules")
-    return data
+    return sourced.load_sourced(_default_text(), house_rules, check_data, HOUSE_RULES)
 
 
 @dataclass(frozen=True)

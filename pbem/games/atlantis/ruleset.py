@@ -14,7 +14,8 @@ from pbem.engine.ruleset import (Chance, OptionSpec, Outcome, Parts, Resolution,
                                  Ruleset, Window)
 
 from . import bots, maps, orders, placement, state, texts, windows
-from .data import load_data as _load_data
+from .data import HOUSE_RULES
+from .data import check_data as _check_data
 
 OPTIONS = {
     "ships": OptionSpec(
@@ -41,7 +42,8 @@ class AtlantisRuleset(Ruleset):
     windows, the order syntax and who sees what.
 
     From the :class:`~pbem.engine.ruleset.Ruleset` defaults: ``options``/``validate_options``
-    (from ``OPTIONS``), ``load_map`` (the stand-in ``map.toml``), ``reserved_words`` (none)."""
+    (from ``OPTIONS``), ``load_data`` (``data.toml`` with ``data_merge`` and
+    :meth:`check_data`), ``load_map`` (the stand-in ``map.toml``), ``reserved_words`` (none)."""
 
     name = "atlantis"
     title = "Escape from Atlantis (Survive variant)"
@@ -58,11 +60,14 @@ class AtlantisRuleset(Ruleset):
         return RoleSpec(self.role_names, fixed=False, pattern=r"^[a-z]+$",
                         pattern_help="lower-case letters only")
 
-    def load_data(self, house_rules: dict | None = None) -> dict:
-        """``data.toml`` with house rules deep-merged (this game's merge rules:
-        :func:`pbem.games.atlantis.data.load_data`); raises
-        :class:`~pbem.games.atlantis.data.DataError`."""
-        return _load_data(house_rules)
+    # data: the Ruleset defaults (``data.toml`` read, house rules merged, checked) with this
+    # game's merge rules (may add manifest rows) and checks: pbem.engine.sourced.
+    data_merge = HOUSE_RULES
+
+    def check_data(self, table: dict, origin: str) -> None:
+        """Raise :class:`~pbem.engine.sourced.DataError` unless ``table`` fits the game
+        (:func:`pbem.games.atlantis.data.check_data`: the schema and the cross-checks)."""
+        _check_data(table, origin)
 
     def check_map(self, hexmap: HexMap, data: dict) -> None:
         """Raise ``MapError`` unless ``hexmap`` fits the game (37 island hexes, 7 centre...)."""
