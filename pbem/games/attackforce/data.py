@@ -15,7 +15,7 @@ section name ("How to Attack", "How to Move 5a"). Every value lives in ``data.to
 - ``optional.<name>``: the two optional rules (options chosen when the game is created).
 
 House rules (``--house-rules FILE``) have the same shape and are merged by the kit's
-:meth:`pbem.engine.ruleset.Ruleset.merge_house_rules` (a changed entry without its own source
+:func:`pbem.engine.sourced.merge_house_rules` (a changed entry without its own source
 gets the source ``house rules``), then checked by :func:`check_data`. The ruleset (to come) will
 use the kit's default ``load_data`` with ``check_data`` from here; :func:`load_data` below does
 the same for the tests and tools that have no ruleset instance.
@@ -26,14 +26,13 @@ The board is a :class:`pbem.boards.graph.GraphBoard` read with :func:`load_board
 
 from __future__ import annotations
 
-import copy
-import tomllib
 from dataclasses import dataclass
 from typing import Any
 
 from pbem.boards.graph import GraphBoard, load_graph
 from pbem.boards.hexmap import MapError
-from pbem.engine.ruleset import DataError, OptionSpec, Ruleset
+from pbem.engine.ruleset import OptionSpec
+from pbem.engine.sourced import DataError, is_whole, load_sourced
 from pbem.resources import package_text
 
 __all__ = [
@@ -91,10 +90,6 @@ _RULE_FLAGS = ("pass_friendly",)
 _OPTIONAL = ("launchers", "sensor_pod")
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _source_ok(v: Any) -> bool:
     return isinstance(v, str) and v.strip() != ""
 
@@ -148,17 +143,17 @@ def check_data(data: dict, origin: str = "data.toml") -> None:
         if row.get("target") not in TARGET_RATINGS:
             fail(f"{path}.target", row.get("target"), "expected a Target Rating: "
                  + ", ".join(TARGET_RATINGS))
-        if not _is_int(row.get("range")) or not 0 <= row["range"] <= 99:
+        if not is_whole(row.get("range")) or not 0 <= row["range"] <= 99:
             fail(f"{path}.range", row.get("range"), "expected spaces from 0 to 99")
         if klass == "battery":
             if row.get("movement") != 0:
                 fail(f"{path}.movement", row.get("movement"), "expected 0: a Battery has no "
                      "Movement Rating (How to Move 5a)")
-        elif not _is_int(row.get("movement")) or not 1 <= row["movement"] <= 99:
+        elif not is_whole(row.get("movement")) or not 1 <= row["movement"] <= 99:
             fail(f"{path}.movement", row.get("movement"), "expected spaces from 1 to 99")
-        if not _is_int(row.get("attacks")) or not 1 <= row["attacks"] <= 9:
+        if not is_whole(row.get("attacks")) or not 1 <= row["attacks"] <= 9:
             fail(f"{path}.attacks", row.get("attacks"), "expected attacks a Turn, 1 to 9")
-        if not _is_int(row.get("count")) or not 0 <= row["count"] <= 99:
+        if not is_whole(row.get("count")) or not 0 <= row["count"] <= 99:
             fail(f"{path}.count", row.get("count"), "expected a number of pieces, 0 to 99")
         if not _source_ok(row.get("source")):
             fail(f"{path}.source", row.get("source"), "expected a non-empty source")
@@ -181,7 +176,7 @@ def check_data(data: dict, origin: str = "data.toml") -> None:
                      "attacker_B, attacker_C, source")
         for col in sorted(cols):
             v = row.get(col)
-            if not _is_int(v) or not 0 <= v <= 99:
+            if not is_whole(v) or not 0 <= v <= 99:
                 fail(f"{path}.{col}", v, "expected the number to roll at or under, 0 to 99")
         if not _source_ok(row.get("source")):
             fail(f"{path}.source", row.get("source"), "expected a non-empty source")
@@ -189,7 +184,7 @@ def check_data(data: dict, origin: str = "data.toml") -> None:
     dice = data["attack_dice"]
     for key in ("dice", "sides"):
         lo, hi = (1, 9) if key == "dice" else (2, 256)
-        if not _is_int(dice.get(key)) or not lo <= dice[key] <= hi:
+        if not is_whole(dice.get(key)) or not lo <= dice[key] <= hi:
             fail(f"attack_dice.{key}", dice.get(key), f"expected a whole number {lo} to {hi}")
 
     rules = data["rules"]
@@ -208,7 +203,7 @@ def check_data(data: dict, origin: str = "data.toml") -> None:
                 fail(f"{path}.value", v, "expected true or false")
         else:
             lo, hi = _RULES[key]
-            if not _is_int(v) or not lo <= v <= hi:
+            if not is_whole(v) or not lo <= v <= hi:
                 fail(f"{path}.value", v, f"expected a whole number from {lo} to {hi}")
     for key in list(_RULES) + list(_RULE_FLAGS):
         if key not in rules:
@@ -223,7 +218,7 @@ def check_data(data: dict, origin: str = "data.toml") -> None:
         if not isinstance(row, dict) or set(row) != {"eagles", "falcons", "source"}:
             fail(path, row, "expected a table { eagles = N, falcons = N, source = \"...\" }")
         for key in ("eagles", "falcons"):
-            if not _is_int(row[key]) or row[key] < 0:
+            if not is_whole(row[key]) or row[key] < 0:
                 fail(f"{path}.{key}", row[key], "expected a number of pieces, 0 or more")
         if row["eagles"] + row["falcons"] != size:
             fail(path, row["eagles"] + row["falcons"],
@@ -244,7 +239,7 @@ def check_data(data: dict, origin: str = "data.toml") -> None:
         if not isinstance(row, dict) or set(row) != cols:
             fail(f"cups.{key}", row, f"expected a table of {', '.join(sorted(cols))}")
         for col in cols - {"source"}:
-            if not _is_int(row[col]) or row[col] < 0:
+            if not is_whole(row[col]) or row[col] < 0:
                 fail(f"cups.{key}.{col}", row[col], "expected a whole number, 0 or more")
     if set(cups) != {"battery", "fighter"}:
         fail("cups", list(cups), "expected the tables battery and fighter")
@@ -282,7 +277,7 @@ def check_data(data: dict, origin: str = "data.toml") -> None:
     if not isinstance(wreck, dict) or set(wreck) != {"count", "source"}:
         fail("markers.wreck", wreck, "expected a table of count, source")
     need = rules["launchers"]["value"] + rules["sensor_pods"]["value"]
-    if not _is_int(wreck["count"]) or wreck["count"] < need:
+    if not is_whole(wreck["count"]) or wreck["count"] < need:
         fail("markers.wreck.count", wreck["count"], f"expected at least {need}: one for each "
              "Launcher and the Sensor Pod")
     if set(markers) != {"hull", "wreck"}:
@@ -307,13 +302,6 @@ def check_data(data: dict, origin: str = "data.toml") -> None:
             fail(f"{path}.target", row["target"], "expected a Target Rating A to E")
 
 
-class _Merger:
-    """The kit's house-rules merge without a ruleset instance (it uses nothing of ``self``
-    but itself): see :meth:`pbem.engine.ruleset.Ruleset.merge_house_rules`."""
-
-    merge_house_rules = Ruleset.merge_house_rules
-
-
 def data_text() -> str:
     """The text of the package's ``data.toml``."""
     return package_text(__package__, "data.toml")
@@ -321,16 +309,9 @@ def data_text() -> str:
 
 def load_data(house_rules: dict | None = None) -> dict:
     """``data.toml`` with ``house_rules`` (a parsed TOML table, or None) merged over it the
-    kit's way, then checked (origin ``house rules`` after a merge). Raises
-    :class:`DataError`."""
-    data = tomllib.loads(data_text())
-    if house_rules:
-        data = copy.deepcopy(data)
-        _Merger().merge_house_rules(data, dict(house_rules), "")
-        check_data(data, "house rules")
-    else:
-        check_data(data)
-    return data
+    kit's way (pbem.engine.sourced.load_sourced), then checked (origin ``house rules`` after a
+    merge). Raises :class:`DataError`."""
+    return load_sourced(data_text(), house_rules, check_data)
 
 
 @dataclass(frozen=True)
