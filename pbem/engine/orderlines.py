@@ -12,17 +12,18 @@ syntax shown to players, the rule it implements, and a parser from the line's wo
 order's arguments that raises :class:`OrderSyntaxError` (the one syntax error type) saying
 what is wrong. :meth:`VerbTable.parse` turns a body into ``(orders, problems)``
 (pbem.engine.ruleset.Order and Problem) for one role in one window; the game's bots use the
-same table, so an order a bot writes is read the way a player's is.
+same table (:meth:`VerbTable.parse` on a body, or :meth:`VerbTable.read` on one line they
+write), so an order a bot writes is read the way a player's is.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
 
 from pbem.engine.ruleset import Order, Problem
 
-__all__ = ["OrderSyntaxError", "Line", "Verb", "VerbTable", "order_lines", "words_of"]
+__all__ = ["Line", "OrderSyntaxError", "Verb", "VerbTable", "order_lines", "words_of"]
 
 
 class OrderSyntaxError(ValueError):
@@ -37,11 +38,13 @@ class OrderSyntaxError(ValueError):
 @dataclass(frozen=True)
 class Line:
     """One order line: ``number`` (1-based, in the signed text), ``text`` (as written, without
-    its comment, stripped) and ``words`` (lower case, split at white space and commas)."""
+    its comment, stripped), ``words`` (lower case, split at white space and commas) and ``raw``
+    (the whole line as written, its comment included, stripped; not compared)."""
 
     number: int
     text: str
     words: tuple
+    raw: str = field(default="", compare=False)
 
 
 def words_of(text: str) -> tuple:
@@ -57,10 +60,10 @@ def order_lines(body: str, first_line: int = 1) -> Iterator[Line]:
         text = raw.strip()
         if not text or text.startswith(("#", ">")):
             continue
-        text = text.split("#", 1)[0].strip()
+        raw, text = text, text.split("#", 1)[0].strip()
         words = words_of(text)
         if words:  # a line of commas only is blank
-            yield Line(first_line + i, text, words)
+            yield Line(first_line + i, text, words, raw)
 
 
 @dataclass(frozen=True)
@@ -80,10 +83,13 @@ class Verb:
 @dataclass
 class VerbTable:
     """A game's orders (see the module docstring). ``rule`` is cited for problems that no
-    single verb's rule covers (an unknown verb, orders from a role owing none)."""
+    single verb's rule covers (an unknown verb, orders from a role owing none). Orders and
+    problems quote a line without its comment, or with it when ``quote_comments`` is true (so
+    a player recognises the line by the note they wrote on it)."""
 
     verbs: list
     rule: str
+    quote_comments: bool = False
     _by_word: dict = field(init=False, repr=False)
 
     def __post_init__(self):
@@ -102,6 +108,16 @@ class VerbTable:
         """``{verb name: syntax}`` in declaration order (for templates and ``pbem rules``)."""
         return {v.name: v.syntax for v in self.verbs}
 
+    def read(self, text: str, line: int = 0) -> Order:
+        """The order one line ``text`` gives (as a bot writes it, comment-free; no window is
+        checked), numbered ``line``; raises OrderSyntaxError, whose ``why`` is the problem a
+        player would be told, for an unknown verb or arguments that do not fit."""
+        words = words_of(text)
+        verb = self.verb(words[0]) if words else None
+        if verb is None:
+            raise OrderSyntaxError(f"unknown order {words[0] if words else ''!r}")
+        return Order(line, text.strip(), verb.name, _arguments(verb, words[1:]))
+
     def parse(self, role: str, window, body: str, first_line: int) -> tuple[list, list]:
         """``(orders, problems)`` for ``role``'s order ``body`` in ``window`` (a
         pbem.engine.ruleset.Window; its ``verbs[role]`` are the verbs allowed): one Problem per
@@ -118,23 +134,32 @@ class VerbTable:
             return orders, problems
         expected = ", ".join(allowed) or "no orders in this window"
         for line in order_lines(body, first_line):
+            quoted = line.raw if self.quote_comments else line.text
             verb = self.verb(line.words[0])
             if verb is None:
-                problems.append(Problem(line.number, line.text, self.rule,
+                problems.append(Problem(line.number, quoted, self.rule,
                                         f"unknown order {line.words[0]!r}: expected one of "
                                         f"{expected}"))
                 continue
             if verb.name not in allowed:
-                problems.append(Problem(line.number, line.text, verb.rule,
+                problems.append(Problem(line.number, quoted, verb.rule,
                                         f"'{verb.name}' is not an order {role} may give in this "
                                         f"window ({where}); expected one of {expected}"))
                 continue
             try:
-                args = verb.parse(line.words[1:])
+                args = _arguments(verb, line.words[1:])
             except OrderSyntaxError as bad:
-                why = f"{bad.why}; " if bad.why else ""
-                problems.append(Problem(line.number, line.text, verb.rule,
-                                        f"{why}expected `{verb.syntax}`"))
+                problems.append(Problem(line.number, quoted, verb.rule, bad.why))
                 continue
-            orders.append(Order(line.number, line.text, verb.name, args))
+            orders.append(Order(line.number, quoted, verb.name, args))
         return orders, problems
+
+
+def _arguments(verb: Verb, words: tuple) -> dict:
+    """``verb``'s arguments from ``words``; raises OrderSyntaxError saying why (when the parser
+    said) and then the verb's syntax."""
+    try:
+        return verb.parse(words)
+    except OrderSyntaxError as bad:
+        why = f"{bad.why}; " if bad.why else ""
+        raise OrderSyntaxError(f"{why}expected `{verb.syntax}`") from None

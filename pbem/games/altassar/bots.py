@@ -2,7 +2,9 @@
 
 A bot sees only its role's view (:func:`~.state.from_view`), so it cannot use a hidden fact.
 It writes plausible orders (prisoners run for the exit edge, the Spikus chase the nearest
-counter), then drops every line the ruleset's own check refuses, so what it mails is legal.
+counter), then reads them back through the game's verb table (:data:`.orders.TABLE`, the reader
+a player's lines go through) and the ruleset's own check, and drops every line either refuses,
+so what it mails is legal.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pbem.engine.ruleset import Window
 
 from . import checking
 from .movement import step_cost
-from .orders import parse
+from .orders import TABLE
 from .state import CONFEDERATION, SPIKUS, State, from_view
 
 
@@ -51,10 +53,11 @@ def bot_orders(v: dict, w: Window, role: str, rng: random.Random) -> str:
 
 
 def _legal(s: State, w: Window, role: str, lines: list) -> str:
-    """Keep only the lines the ruleset accepts (parse and check on the bot's own view)."""
+    """Keep only the lines the ruleset accepts (read through the verb table, one order per line
+    numbered from 1, then checked on the bot's own view)."""
     for _ in range(6):
         body = "\n".join(lines) + "\n"
-        orders, problems = parse(role, w, body, 1)
+        orders, problems = TABLE.parse(role, w, body, 1)
         known = from_view(_view_copy(s, role))
         problems += checking.check(known, role, orders)
         bad = {p.line for p in problems if p.line is not None}

@@ -2,7 +2,9 @@
 
 The bot sees only what its role may know (:func:`~pbem.games.atlantis.state.view`): it
 rebuilds a partial state from the view and tries candidate orders on it with the same order
-handlers that carry orders out, keeping those that are legal. It leans towards safety (going
+handlers that carry orders out, keeping those that are legal. Every line it writes is read
+back through the game's verb table (:func:`.orders.read`, the reader a player's lines go
+through), so what it tries is exactly what the judge will read. It leans towards safety (going
 ashore, sailing its people towards a safe island) so that games end the way real ones do.
 """
 
@@ -10,10 +12,12 @@ from __future__ import annotations
 
 import random
 
-from pbem.engine.ruleset import Order, Window
+from pbem.engine.orderlines import OrderSyntaxError
+from pbem.engine.ruleset import Window
 
 from .data import DIVES, KILLS
 from .moves import MOVES, Turn, creature_problem, play
+from .orders import read
 from .state import State, from_view, piece_kind
 from .table import GameOver, Table
 
@@ -36,7 +40,16 @@ def bot_orders(v: dict, w: Window, role: str, rng: random.Random) -> str:
             lines += _creature_window(s, rng)
         elif role == s.phasing and s.stage == "turn":
             lines += _turn(s, role, rng)
-    return "\n".join(lines) + "\n"
+    return "\n".join(ln for ln in lines if _reads(ln)) + "\n"
+
+
+def _reads(text: str) -> bool:
+    """Whether the verb table reads the line ``text`` (a line it cannot read is never sent)."""
+    try:
+        read(text)
+    except OrderSyntaxError:
+        return False
+    return True
 
 
 def _placement(s: State, role: str, rng: random.Random) -> list:
@@ -125,25 +138,16 @@ def _candidates(s: State, role: str, turn: Turn) -> list:
 
 
 def _try(t: Table, turn: Turn, text: str) -> bool:
-    verb, *words = text.split()
-    args = _args(verb, words)
-    order = Order(0, text, verb, args)
+    """Carry out the order line ``text`` (read through the verb table) on the simulated
+    table; whether it was legal."""
     try:
-        return MOVES[verb](t, turn, order) is None
+        order = read(text)
+    except OrderSyntaxError:
+        return False
+    try:
+        return MOVES[order.verb](t, turn, order) is None
     except GameOver:
         return True
-
-
-def _args(verb: str, words: list) -> dict:
-    if verb == "walk":
-        return {"person": words[0], "path": words[1:]}
-    if verb == "swim":
-        dolphin = words[-1] if len(words) >= 3 and words[-2] == "with" else None
-        path = words[1:-2] if dolphin else words[1:]
-        return {"person": words[0], "path": path, "dolphin": dolphin}
-    if verb in ("board", "ashore"):
-        return {"person": words[0], "hex": words[1]}
-    return {"ship": words[0], "path": words[1:]}
 
 
 def _turn(s: State, role: str, rng: random.Random) -> list:
@@ -163,11 +167,10 @@ def _turn(s: State, role: str, rng: random.Random) -> list:
                 empty = [h for h in s.hexmap.labels() if s.is_sea(h) and s.empty(h)]
                 if not empty:
                     continue
-                h = rng.choice(empty)
-                text, args = f"play {tile} {cid} {h}", {"tile": tile, "creature": cid, "hex": h}
+                text = f"play {tile} {cid} {rng.choice(empty)}"
             else:
-                text, args = f"play {tile} {cid}", {"tile": tile, "creature": cid, "hex": None}
-            if play(t, turn, Order(0, text, "play", args)) is None:
+                text = f"play {tile} {cid}"
+            if play(t, turn, read(text)) is None:
                 lines.append(text)
         for _ in range(12):
             if turn.points <= 0 or rng.random() < 0.1:
@@ -240,7 +243,7 @@ def _creature_window(s: State, rng: random.Random) -> list:
     path = _creature_path(s, cid, rng)
     if not path:
         return ["creature stay"]
-    order = Order(0, "", "creature", {"creature": cid, "path": path})
-    if creature_problem(s, order, face) is not None:
+    text = f"creature {cid} {' '.join(path)}"
+    if creature_problem(s, read(text), face) is not None:
         return ["creature stay"]
-    return [f"creature {cid} {' '.join(path)}"]
+    return [text]
