@@ -132,13 +132,19 @@ class Hunt(Ruleset):
 
     def dump(self, state):
         public = {k: copy.deepcopy(v) for k, v in state.items() if k not in ("hints", "treasure")}
+        if self.outcome(state):
+            public["revealed"] = state["treasure"]  # where the treasure lay, shown at the end
         return Parts(public, {r: {"hints": list(state["hints"][r])} for r in state["roles"]},
                      {"treasure": state["treasure"]})
 
     def load(self, parts):
+        """A missing part is unknown to the reader (pbem.engine.gamestate.role_state): only the
+        roles whose secret part is given have ``hints`` (reading another's raises KeyError), and
+        without the referee part the treasure is None until the end reveals it."""
         state = copy.deepcopy(parts.public)
-        state["hints"] = {r: list(parts.secret.get(r, {}).get("hints", [])) for r in state["roles"]}
-        state["treasure"] = parts.referee["treasure"]
+        revealed = state.pop("revealed", None)
+        state["hints"] = {r: list(sec.get("hints", [])) for r, sec in parts.secret.items()}
+        state["treasure"] = parts.referee["treasure"] if parts.referee else revealed
         return state
 
     def template(self, state, role):

@@ -133,7 +133,9 @@ def accept_orders(batch, msg, ex, signed, now) -> Verdict:
     rs = g.ctx.ruleset
     body = "\n".join(text.split("\n")[header.body_line - 1:])
     orders, problems = rs.parse(header.role, w, body, header.body_line)
-    problems = list(problems) + list(rs.check(g.ctx.state, header.role, orders))
+    # judged from the sender's own role state only (public part + its secret part)
+    known = g.ctx.role_state(header.role)
+    problems = list(problems) + list(rs.check(known, header.role, orders))
     # in the order of the lines they are about (problems of the whole set last); stable
     problems.sort(key=lambda p: (p.line is None, p.line or 0))
 

@@ -15,7 +15,7 @@ from datetime import datetime
 
 from pbem.engine import registry
 from pbem.engine.headers import format_time
-from pbem.engine.ruleset import REFEREE, Event, Parts, Window
+from pbem.engine.ruleset import PUBLIC, REFEREE, Event, Parts, Window
 from pbem.store import repo
 from pbem.store.models import EventRow, Game, Phase, Player
 
@@ -47,6 +47,35 @@ def reader_zone(game: Game, player: Player | None) -> str | None:
     return (player.zone if player is not None else None) or game_schedule(game).zone
 
 
+def role_parts(parts: Parts, role: str) -> Parts:
+    """The parts a ``role`` is given (DESIGN.md, "Every fact has an audience"; docs/rulesets.md,
+    "What a role is given"): the public part and ``role``'s own secret part, no other role's
+    secret and an empty referee part. For the public reader ``"*"`` (:data:`PUBLIC`), or a role
+    with no secret part, only the public part (``secret`` empty).
+
+    The parts are shared, not copied: the state loaded from them must not be changed (``view``,
+    ``check`` and ``template`` do not change a state)."""
+    secret = parts.secret.get(role) if role != PUBLIC else None
+    return Parts(public=parts.public, secret={} if secret is None else {role: secret},
+                 referee={})
+
+
+def role_state(ruleset, parts: Parts, role: str):
+    """The state ``role`` may see: ``ruleset.load`` of :func:`role_parts` (``parts`` as dumped:
+    the whole state split by audience). What the engine passes to ``view``, ``check`` and
+    ``template`` for ``role``, and what a bot's view is made from, so that none of them can
+    depend on another role's secret or on the referee part: the game's ``load`` reads a missing
+    part as "unknown to this reader", and a ruleset that reads a secret it was not given fails
+    (KeyError, None...) instead of leaking it."""
+    return ruleset.load(role_parts(parts, role))
+
+
+def role_view(ruleset, parts: Parts, role: str) -> dict:
+    """``ruleset.view`` of ``role``'s own :func:`role_state`: what ``role`` may know, as the
+    reports, ``pbem view`` and the bots are given it."""
+    return ruleset.view(role_state(ruleset, parts, role), role)
+
+
 def dice_seed_purpose(seq: int) -> str:
     """Sealed-row purpose of phase ``seq``'s dice seed."""
     return f"dice:{seq}"
@@ -69,6 +98,18 @@ class GameContext:
     _ledger: object = None
 
     # ------------------------------------------------------------ loading and saving
+
+    @staticmethod
+    def role_parts(session, sealer, game: Game, role: str) -> Parts:
+        """:func:`role_parts` of ``game``'s stored state for ``role``, opening only the public
+        part and ``role``'s own sealed part (nothing at all sealed for ``"*"``): what a player's
+        view is made from (``Referee.view_and_window``). Raises SealError on tampering."""
+        secret = {}
+        if role != PUBLIC and role in {p.role for p in repo.players(session, game.id)}:
+            row = repo.get_sealed(session, game.id, role, STATE)
+            data = sealer.open(game.id, role, STATE, game.state_version, row.blob) if row else b"{}"
+            secret[role] = json.loads(data)
+        return Parts(public=json.loads(game.public_state), secret=secret, referee={})
 
     @classmethod
     def load(cls, session, sealer, game: Game) -> "GameContext":
@@ -103,6 +144,11 @@ class GameContext:
     @property
     def roles(self) -> list[str]:
         return [p.role for p in self.players]
+
+    def role_state(self, role: str):
+        """The state ``role`` (or ``"*"``) may see, loaded from :attr:`parts` (the state as last
+        loaded or saved: call after :meth:`save_state` once the state has changed)."""
+        return role_state(self.ruleset, self.parts, role)
 
     def player(self, role: str) -> Player | None:
         for p in self.players:

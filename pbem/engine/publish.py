@@ -2,7 +2,9 @@
 queued as mail, plus the public report (the view of role ``*``) that anyone may read.
 
 A report is built only from the ruleset's ``view(state, role)`` and the events whose audience
-includes the role (DESIGN.md, "Every fact has an audience").
+includes the role (DESIGN.md, "Every fact has an audience"), where ``state`` is the role's own
+state (:func:`pbem.engine.gamestate.role_state`): loaded from the public part and that role's
+secret part only, so a report cannot depend on another role's secret or on the referee part.
 """
 
 from __future__ import annotations
@@ -49,7 +51,8 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
     from pbem.reports.render import render_html, render_text
     from pbem.reports.svgmap import map_for
 
-    rs, state, game = ctx.ruleset, ctx.state, ctx.game
+    rs, game = ctx.ruleset, ctx.game
+    parts = ctx.parts  # as just saved (save_state) or loaded: the state the reports show
     window = Window.from_json(json.loads(next_phase.window_json)) if next_phase else None
     setup = _setup_info(ctx) if reported is None else None
     seq = reported.seq if reported else 0
@@ -70,7 +73,7 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
         outcome_ctx = {"scores": outcome.scores, "winners": list(outcome.winners),
                        "reason": outcome.reason}
 
-    from pbem.engine.gamestate import game_schedule, reader_zone
+    from pbem.engine.gamestate import game_schedule, reader_zone, role_state
 
     schedule = game_schedule(game)
     public_text = ""
@@ -80,7 +83,8 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
     for reader in [p.role for p in ctx.players] + [PUBLIC]:
         player = ctx.player(reader)
         zone = reader_zone(game, player)
-        view = rs.view(state, reader)
+        known = role_state(rs, parts, reader)  # what this reader may see, nothing else
+        view = rs.view(known, reader)
         next_ctx = template = None
         if window is not None:
             next_ctx = {"turn": window.turn, "phase": window.phase, "phase_id": window.phase_id,
@@ -95,7 +99,7 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
             if window.accepts(reader):
                 template = (order_header(game.id, window.turn, window.phase, reader,
                                          referee_fp) + "\n"
-                            + rs.template(state, reader).rstrip("\n") + "\n")
+                            + rs.template(known, reader).rstrip("\n") + "\n")
         context = report_context(
             game=_game_info(ctx), role=reader, zone=zone, view=view, board=rs.text_map(view),
             log=log_position,

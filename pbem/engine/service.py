@@ -376,17 +376,21 @@ class Referee(MailCommands, GameAdmin):
 
     def view_and_window(self, game_id: str, role: str):
         """(the ruleset's view for ``role``, the open Window or None): what a player's client
-        may know, e.g. for the demo's random players."""
-        from pbem.engine.gamestate import GameContext
+        may know, e.g. for the demo's random players and bench/. The view is made from
+        ``role``'s own role state (pbem.engine.gamestate.role_state): only the public part and
+        ``role``'s sealed part are opened (for ``"*"``, only the public part)."""
+        from pbem.engine import registry
+        from pbem.engine.gamestate import GameContext, role_view
         from pbem.engine.ruleset import Window
         from pbem.store import repo
 
-        game = self.game(game_id)
+        self.game(game_id)  # NotFound
         with self.db.read() as s:
-            ctx = GameContext.load(s, self.sealer, game)
+            game = repo.get_game(s, game_id)  # state and its version read together
+            parts = GameContext.role_parts(s, self.sealer, game, role)
             phase = repo.open_phase(s, game_id)
             window = Window.from_json(json.loads(phase.window_json)) if phase else None
-            return ctx.ruleset.view(ctx.state, role), window
+            return role_view(registry.get(game.ruleset), parts, role), window
 
     def outcome(self, game_id: str) -> dict | None:
         """The result of an ended game ``{"scores", "winners", "reason"}``, from its log."""

@@ -197,33 +197,36 @@ def dump(s: State) -> Parts:
                  referee={"dealt": dict(s.dealt)})
 
 
-def _build(public: dict, secrets: dict, referee: dict | None) -> State:
+def _build(public: dict, secrets: dict, referee: dict | None, share: bool = False) -> State:
     import copy
 
     from pbem.boards.hexmap import HexMap as _HexMap
 
+    own = (lambda v: v) if share else copy.deepcopy  # share: read-only, the parts' own values
     data = public["data"]
     s = State(seats=list(public["seats"]), options=dict(public["options"]), data=data,
               hexmap=_hexmap(public["map"], _HexMap), rules=_rules(data))
     s.stage, s.turn, s.phasing = public["stage"], public["turn"], public["phasing"]
-    s.spikus = copy.deepcopy(public["spikus"])
-    s.markers = copy.deepcopy(public["markers"])
-    s.corpses = copy.deepcopy(public["corpses"])
-    s.pending = copy.deepcopy(public.get("pending"))
+    s.spikus = own(public["spikus"])
+    s.markers = own(public["markers"])
+    s.corpses = own(public["corpses"])
+    s.pending = own(public.get("pending"))
     s.attacked = list(public.get("attacked", []))
     s.fired = list(public.get("fired", []))
     s.moved = list(public.get("moved", []))
     s.outcome = public.get("outcome")
-    s.reveal = copy.deepcopy(public.get("reveal"))
+    s.reveal = own(public.get("reveal"))
     conf = secrets.get(CONFEDERATION)
     if conf is not None:
-        s.units = copy.deepcopy(conf["units"])
-        s.standing[CONFEDERATION] = copy.deepcopy(conf.get("standing", {}))
+        s.units = own(conf["units"])
+        s.standing[CONFEDERATION] = own(conf.get("standing", {}))
     sp = secrets.get(SPIKUS)
     if sp is not None:
-        s.standing[SPIKUS] = copy.deepcopy(sp.get("standing", {}))
-    if referee is not None:
+        s.standing[SPIKUS] = own(sp.get("standing", {}))
+    if referee:
         s.dealt = dict(referee.get("dealt", {}))
+    else:  # a role's state (pbem.engine.gamestate.role_state): the deal is unknown to it
+        s.partial = True
     return s
 
 
@@ -238,20 +241,33 @@ def _hexmap(d: dict, cls) -> HexMap:
     return _MAPS[key]
 
 
+_LAST_RULES: list = []
+"""The last data table and its Rules: the role states of one phase share one data table."""
+
+
 def _rules(data: dict) -> Rules:
     import json
 
+    if _LAST_RULES and _LAST_RULES[0] is data:
+        return _LAST_RULES[1]
     key = json.dumps(data, sort_keys=True)
     if key not in _RULES:
         if len(_RULES) > 16:
             _RULES.clear()
         _RULES[key] = Rules.from_data(data)
+    _LAST_RULES[:] = [data, _RULES[key]]
     return _RULES[key]
 
 
 def load(parts: Parts) -> State:
-    """The state from :func:`dump`'s parts (exact round trip)."""
-    return _build(parts.public, parts.secret, parts.referee)
+    """The state from :func:`dump`'s parts (exact round trip). A part missing from ``parts`` is
+    unknown to the reader the engine loads it for (pbem.engine.gamestate.role_state): without
+    ``secret["confederation"]`` the markers are there without the units under them (``units``
+    empty), without a role's secret its standing orders are empty, and with an empty referee part
+    the deal is unknown (``dealt`` empty, ``partial`` True). Such a role state shares the parts'
+    values instead of copying them: the engine loads one only for ``view``, ``check`` and
+    ``template``, which do not change it (docs/rulesets.md, "What a role is given")."""
+    return _build(parts.public, parts.secret, parts.referee, share=not parts.referee)
 
 
 def partial(public: dict, role: str, secret: dict | None) -> State:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from pbem.boards.hexmap import HexMap
 from pbem.engine.ruleset import Parts
@@ -39,6 +40,7 @@ def piece_kind(piece: str) -> str:
     return _TRAILING_DIGITS.sub("", piece)
 
 
+@lru_cache(maxsize=4096)
 def id_key(piece: str) -> tuple:
     """Sort key for piece and person ids: kind, then number (``shark2`` before ``shark10``)."""
     kind = piece_kind(piece)
@@ -310,7 +312,7 @@ def _build(public: dict, secrets: dict, referee: dict | None) -> State:
             s.seen[role] = dict(sec["seen"])
             s.sank[role] = dict(sec["sank"])
     reveal = public.get("reveal")
-    if referee is not None:
+    if referee:
         s.symbols = dict(referee["symbols"])
         s.values = dict(referee["values"])
     elif reveal:
@@ -327,7 +329,11 @@ def _build(public: dict, secrets: dict, referee: dict | None) -> State:
 
 
 def load(parts: Parts) -> State:
-    """The state :func:`dump` split into ``parts`` (an exact round trip)."""
+    """The state :func:`dump` split into ``parts`` (an exact round trip). A part missing from
+    ``parts`` is unknown to the reader the engine loads it for (pbem.engine.gamestate.role_state):
+    another role's kept tiles are None (their number is public), its standing orders off, and
+    with an empty referee part the symbols under standing tiles and the values under people
+    the reader has not seen are None (``partial`` True) until the end reveals them."""
     return _build(parts.public, parts.secret, parts.referee)
 
 
