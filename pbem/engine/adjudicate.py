@@ -229,7 +229,8 @@ def _reminder_text(ctx, phase, window, player, now) -> str:
     left = (phase.deadline_at - now).total_seconds() / 3600
     referee_fp = ctx.sealer.referee_signing_key(game.id).public_key().fingerprint
     template = (order_header(game.id, window.turn, window.phase, player.role, referee_fp) + "\n"
-                + ctx.ruleset.template(ctx.state, player.role).rstrip("\n") + "\n")
+                + ctx.ruleset.template(ctx.role_state(player.role), player.role).rstrip("\n")
+                + "\n")
     return (f"Game {game.id}: your orders for turn {window.turn} {window.phase} have not "
             f"arrived yet.\n\nDeadline: {format_when(phase.deadline_at, reader_zone(game, player))}\n"
             f"Time left: about {left:.0f} hours.\n\n"

@@ -72,7 +72,7 @@ def role_state(ruleset, parts: Parts, role: str):
 
 def role_view(ruleset, parts: Parts, role: str) -> dict:
     """``ruleset.view`` of ``role``'s own :func:`role_state`: what ``role`` may know, as the
-    reports, ``pbem view`` and the bots are given it."""
+    reports and the bots (``Referee.view_and_window``) are given it."""
     return ruleset.view(role_state(ruleset, parts, role), role)
 
 

@@ -272,5 +272,5 @@ def _notice_text(ctx, player, why, undone, reopened, window, carried, cancelled,
             ("Order template for the reopened window (fill it in, sign it with `pbem sign` or "
              "`ssh-keygen -Y sign -n pbem-orders`, and mail it back):"),
             (order_header(game.id, window.turn, window.phase, role, referee_fp) + "\n"
-             + ctx.ruleset.template(ctx.state, role).rstrip("\n"))]
+             + ctx.ruleset.template(ctx.role_state(role), role).rstrip("\n"))]
     return "\n\n".join(paragraphs) + "\n"

@@ -546,7 +546,11 @@ class Ruleset(abc.ABC):
 
     @abc.abstractmethod
     def load(self, parts: Parts) -> Any:
-        """The state from :meth:`dump`'s parts (exact round trip)."""
+        """The state from :meth:`dump`'s parts (exact round trip). Also the state a role may
+        see: the engine loads ``Parts(public, {role: its secret}, referee={})`` for ``view``,
+        ``check``, ``template`` and the bots (pbem.engine.gamestate.role_state), so a missing
+        role's secret or an empty referee part must load, as "unknown to this reader"
+        (docs/rulesets.md, "What a role is given")."""
 
     # -- texts ------------------------------------------------------------------------------
     @abc.abstractmethod
