@@ -11,7 +11,6 @@ import pytest
 from pbem.boards import MapError, load_map
 from pbem.games.atlantis import ruleset
 from pbem.games.atlantis.data import SYMBOLS, DataError, Rules, load_data
-from pbem.games.atlantis.maps import stand_in_text
 
 # Symbols Under Tiles - Manifest of My Set, transcribed row by row (sand, forest, fortress).
 MANIFEST = {
@@ -136,7 +135,7 @@ def test_stand_in_map_fits_the_rules():
 def test_check_map_refuses_a_map_that_does_not_fit():
     """Contents and Preparing to Play 1: 37 island tiles, the centre 7 for the city and
     fortresses; terrains island, sea, safe."""
-    text = stand_in_text()
+    text = ruleset.package_file('map.toml')
     short = text.replace('"0405", "0406"', '"0406"', 1)
     with pytest.raises(MapError, match="36 island hexes: expected 37"):
         ruleset.check_map(load_map(short, "short.toml"), load_data())
@@ -151,7 +150,7 @@ def test_check_map_refuses_a_map_that_does_not_fit():
 def test_map_errors_from_a_referee_file_name_the_file():
     """docs/maps.md: map errors name the file and the line."""
     with pytest.raises(MapError) as err:
-        ruleset.load_map(stand_in_text().replace('"0405"', '"0415"', 1), "mine.toml")
+        ruleset.load_map(ruleset.package_file('map.toml').replace('"0405"', '"0415"', 1), "mine.toml")
     assert str(err.value).startswith("mine.toml:23:")  # the first line of the island list
     assert "'0415' is off the map" in str(err.value)
 

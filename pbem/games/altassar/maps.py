@@ -1,5 +1,6 @@
-"""The Altassar mapsheet: the stand-in map, loading a referee's map, and checking that a map
-fits the rules (docs/maps.md, "Escape from Altassar").
+"""The Altassar mapsheet: checking that a map fits the rules (docs/maps.md, "Escape from
+Altassar"). The stand-in map (``map.toml``) and a referee's map are loaded by the Ruleset base
+class (pbem.engine.ruleset.Ruleset.load_map).
 
 Terrain types: the seven of the Terrain Effects Chart (5.31): ``clear``, ``prison``, ``rough``,
 ``rain-forest``, ``hills``, ``cascades``, ``quagmire``. Groups: ``prison`` (required: the prison
@@ -10,28 +11,13 @@ at 0101, 4.2).
 
 from __future__ import annotations
 
-from pbem.boards.hexmap import HexMap, MapError, load_map as _load_map
-from pbem.resources import package_text
+from pbem.boards.hexmap import HexMap, MapError
 
 from .data import TERRAINS
 
-STAND_IN_SOURCE = "pbem/games/altassar/map.toml (stand-in)"
 
 GROUPS = ("prison", "exit", "turn-track")
 """The groups a map may name (module docstring); any other is a typing error."""
-
-
-def stand_in_text() -> str:
-    """The text of the stand-in map shipped with the ruleset."""
-    return package_text(__package__, "map.toml")
-
-
-def load_map(text: str | None, source: str) -> HexMap:
-    """The map in ``text`` (named ``source`` in messages), or the stand-in when ``text`` is
-    None. Raises :class:`~pbem.boards.hexmap.MapError`."""
-    if text is None:
-        return _load_map(stand_in_text(), source or STAND_IN_SOURCE)
-    return _load_map(text, source)
 
 
 def check_map(hexmap: HexMap, data: dict) -> None:

@@ -7,11 +7,8 @@ Game design by mail: README.md in this package. Rulebook: "Escape from Altassar"
 
 from __future__ import annotations
 
-import random
-
 from pbem.boards.hexmap import HexMap
-from pbem.engine.ruleset import (Chance, OptionSpec, Outcome, Parts, Resolution, RoleSpec,
-                                 Ruleset, Window)
+from pbem.engine.ruleset import Chance, OptionSpec, Outcome, RoleSpec, Ruleset
 
 from . import bots, checking, maps, orders, state, texts, turns
 from .data import HOUSE_RULES
@@ -66,9 +63,7 @@ class AltassarRuleset(Ruleset):
         """Raise ``MapError`` unless ``hexmap`` fits the game (terrains, prison, exit edge)."""
         maps.check_map(hexmap, data)
 
-    def stand_ins(self, data: dict, options: dict, hexmap: HexMap) -> list:
-        """One line per stand-in, derived value or house rule in force, for the setup report."""
-        return texts.stand_ins(data, options, hexmap)
+    stand_ins = staticmethod(texts.stand_ins)
 
     def setup(self, roles: list, options: dict, data: dict, hexmap: HexMap, chance: Chance):
         """``(state, events)``: the counters dealt under face-down markers on the hidden
@@ -76,13 +71,9 @@ class AltassarRuleset(Ruleset):
         return turns.setup(roles, self.validate_options(options), data, hexmap, chance)
 
     # -- play -------------------------------------------------------------------------------
-    def window(self, s) -> Window | None:
-        """Who owes orders now; None when the game has ended."""
-        return turns.window(s)
+    window = staticmethod(turns.window)
 
-    def parse(self, role: str, window: Window, body: str, first_line: int):
-        """``(orders, problems)`` for an order body (header removed)."""
-        return orders.parse(role, window, body, first_line)
+    parse = staticmethod(orders.parse)
 
     def check(self, s, role: str, order_list: list) -> list:
         """Problems with ``role``'s orders, judged only from what ``role`` knows (a partial
@@ -91,41 +82,24 @@ class AltassarRuleset(Ruleset):
         known = state.partial(parts.public, role, parts.secret.get(role))
         return checking.check(known, role, order_list)
 
-    def resolve(self, s, orders_by_role: dict, chance: Chance) -> Resolution:
-        """Carry out the current window (mutates ``s``); missing roles sent nothing (NMR)."""
-        return turns.resolve(s, orders_by_role, chance)
+    resolve = staticmethod(turns.resolve)
 
-    def view(self, s, role: str) -> dict:
-        """What ``role`` may know ("*" for the public view)."""
-        return state.view(s, role)
+    view = staticmethod(state.view)
 
     def outcome(self, s) -> Outcome | None:
         """Victory points and the winner (20.0) once the game is over."""
         return Outcome.from_json(s.outcome)
 
-    def dump(self, s) -> Parts:
-        """The state split by audience (public, secret per role, referee)."""
-        return state.dump(s)
+    dump = staticmethod(state.dump)
 
-    def load(self, parts: Parts):
-        """The state from :meth:`dump`'s parts."""
-        return state.load(parts)
+    load = staticmethod(state.load)
 
     # -- texts ------------------------------------------------------------------------------
-    def template(self, s, role: str) -> str:
-        """Order lines (as comments to edit) for ``role`` in the current window."""
-        return texts.template(s, role)
+    template = staticmethod(texts.template)
 
     def rules_text(self, data: dict, options: dict | None = None) -> str:
         """The Terrain Effects Chart, the CRT and every value with its source."""
         return texts.rules_text(data, options or {}, OPTIONS)
-
-    def text_map(self, v: dict) -> str:
-        """The mapsheet as the view ``v`` shows it, with the units by hex: the plain-text
-        drawing of :meth:`draw`."""
-        from pbem.boards.drawing import text_map
-
-        return text_map(self.draw(v))
 
     def draw(self, v: dict):
         """How the view ``v`` looks on the mapsheet (a :class:`pbem.boards.drawing.Drawing`),
@@ -134,9 +108,7 @@ class AltassarRuleset(Ruleset):
 
         return draw(v)
 
-    def bot_orders(self, v: dict, window: Window, role: str, rng: random.Random) -> str:
-        """Random legal-looking orders for ``role`` from the view ``v`` only."""
-        return bots.bot_orders(v, window, role, rng)
+    bot_orders = staticmethod(bots.bot_orders)
 
 
 ruleset = AltassarRuleset()

@@ -1,5 +1,6 @@
-"""The Atlantis board: the stand-in map, loading a referee's map, and checking a map fits the
-rules (terrain types, 37 island hexes, 7 in the centre, safe islands reachable by sea).
+"""The Atlantis board: checking that a map fits the rules (terrain types, 37 island hexes, 7 in
+the centre, safe islands reachable by sea). The stand-in map (``map.toml``) and a referee's map
+are loaded by the Ruleset base class (pbem.engine.ruleset.Ruleset.load_map).
 
 Terrain types (docs/maps.md): ``island`` (a hex holding a land tile at the start; it becomes
 sea when the tile sinks), ``sea``, ``safe`` (a safe island: Goal of the Game, The Safe Islands).
@@ -11,26 +12,11 @@ every sea hex next to a safe island is nearly safe).
 
 from __future__ import annotations
 
-from pbem.boards.hexmap import HexMap, MapError, load_map as _load_map
-from pbem.resources import package_text
+from pbem.boards.hexmap import HexMap, MapError
 
 from .data import Rules
 
 TERRAINS = ("island", "sea", "safe")
-STAND_IN_SOURCE = "pbem/games/atlantis/map.toml (stand-in)"
-
-
-def stand_in_text() -> str:
-    """The text of the stand-in map file shipped with the ruleset."""
-    return package_text(__package__, "map.toml")
-
-
-def load_map(text: str | None, source: str) -> HexMap:
-    """The map in ``text`` (named ``source`` in messages), or the stand-in map when ``text`` is
-    None. Raises :class:`~pbem.boards.hexmap.MapError`."""
-    if text is None:
-        return _load_map(stand_in_text(), source or STAND_IN_SOURCE)
-    return _load_map(text, source)
 
 
 def check_map(hexmap: HexMap, data: dict) -> None:

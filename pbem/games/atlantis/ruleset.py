@@ -7,11 +7,8 @@ using many rules from Survive" (shared/seeds/004_f1afad92cc456acf.txt), cited by
 
 from __future__ import annotations
 
-import random
-
 from pbem.boards.hexmap import HexMap
-from pbem.engine.ruleset import (Chance, OptionSpec, Outcome, Parts, Resolution, RoleSpec,
-                                 Ruleset, Window)
+from pbem.engine.ruleset import Chance, OptionSpec, Outcome, Resolution, RoleSpec, Ruleset
 
 from . import bots, maps, orders, placement, state, texts, windows
 from .data import HOUSE_RULES
@@ -73,9 +70,7 @@ class AtlantisRuleset(Ruleset):
         """Raise ``MapError`` unless ``hexmap`` fits the game (37 island hexes, 7 centre...)."""
         maps.check_map(hexmap, data)
 
-    def stand_ins(self, data: dict, options: dict, hexmap: HexMap) -> list:
-        """One line per stand-in or gap treatment in force, for the setup report."""
-        return texts.stand_ins(data, options, hexmap)
+    stand_ins = staticmethod(texts.stand_ins)
 
     def setup(self, roles: list, options: dict, data: dict, hexmap: HexMap, chance: Chance):
         """``(state, events)``: the island laid out and the hidden facts dealt; the placement
@@ -83,13 +78,9 @@ class AtlantisRuleset(Ruleset):
         return windows.setup(roles, self.validate_options(options), data, hexmap, chance)
 
     # -- play -------------------------------------------------------------------------------
-    def window(self, s) -> Window | None:
-        """Who owes orders now; None when the game has ended."""
-        return windows.window(s)
+    window = staticmethod(windows.window)
 
-    def parse(self, role: str, window: Window, body: str, first_line: int):
-        """``(orders, problems)`` for an order body (header removed)."""
-        return orders.parse(role, window, body, first_line)
+    parse = staticmethod(orders.parse)
 
     def check(self, s, role: str, order_list: list) -> list:
         """Problems with ``role``'s orders against the current position, judged only from what
@@ -115,37 +106,22 @@ class AtlantisRuleset(Ruleset):
             return windows.resolve_creature(s, orders_by_role, chance)
         return Resolution([], {})
 
-    def view(self, s, role: str) -> dict:
-        """What ``role`` may know ("*" for the public view)."""
-        return state.view(s, role)
+    view = staticmethod(state.view)
 
     def outcome(self, s) -> Outcome | None:
         """Scores, winners (equal highest share) and the reason, once the game is over."""
         return Outcome.from_json(s.outcome)
 
-    def dump(self, s) -> Parts:
-        """The state split by audience (public, secret per role, referee)."""
-        return state.dump(s)
+    dump = staticmethod(state.dump)
 
-    def load(self, parts: Parts):
-        """The state from :meth:`dump`'s parts (exact round trip)."""
-        return state.load(parts)
+    load = staticmethod(state.load)
 
     # -- texts ------------------------------------------------------------------------------
-    def template(self, s, role: str) -> str:
-        """Order lines (as comments to edit) for ``role`` in the current window."""
-        return texts.template(s, role)
+    template = staticmethod(texts.template)
 
     def rules_text(self, data: dict, options: dict | None = None) -> str:
         """Every table with its source, and the options, for ``pbem rules atlantis``."""
         return texts.rules_text(data, options or {}, OPTIONS)
-
-    def text_map(self, v: dict) -> str:
-        """The board as the view ``v`` shows it, with a legend and the pieces by hex: the
-        plain-text drawing of :meth:`draw`."""
-        from pbem.boards.drawing import text_map
-
-        return text_map(self.draw(v))
 
     def draw(self, v: dict):
         """How the view ``v`` looks on the board (a :class:`pbem.boards.drawing.Drawing`), for
@@ -154,9 +130,7 @@ class AtlantisRuleset(Ruleset):
 
         return draw(v)
 
-    def bot_orders(self, v: dict, window: Window, role: str, rng: random.Random) -> str:
-        """Random legal orders for ``role`` from the view ``v`` only."""
-        return bots.bot_orders(v, window, role, rng)
+    bot_orders = staticmethod(bots.bot_orders)
 
 
 ruleset = AtlantisRuleset()
