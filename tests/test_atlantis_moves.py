@@ -224,9 +224,9 @@ def test_owner_sees_the_value_of_a_person_moved_and_only_the_owner():
 def test_a_transcribed_map_can_limit_the_nearly_safe_spaces():
     """The Safe Islands: 'the spaces between the red coral reefs' - a map's group nearly-safe
     (docs/maps.md) lists them; then only those lead ashore."""
-    from pbem.games.atlantis.maps import stand_in_text
+    from pbem.games.atlantis import ruleset as atlantis
 
-    text = stand_in_text() + '\nnearly-safe = ["0102"]\n'
+    text = atlantis.package_file("map.toml") + '\nnearly-safe = ["0102"]\n'
     s = position(people={"red1": "sea:0102", "red2": "sea:0201"})
     s.hexmap = ruleset.load_map(text, "reefs.toml")
     res, _ = run(s, "ashore red1 0101\nashore red2 0101" + SINK)
