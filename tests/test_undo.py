@@ -546,3 +546,25 @@ def test_carried_orders_do_not_close_the_reopened_window_early(table):
     done = table.ref.process(GAME)
     assert [(d.phase, d.nmr) for d in done] == [("1.red", [])]
     assert deadline != table.window()["deadline"]
+
+
+def test_a_player_replaced_after_an_undo_is_told_the_commitment_in_force(table, tmp_path):
+    """A new referee's trial (issue 8): after undo then replace, the new player's welcome
+    report was written before the window reopened, so its deadline and dice commitment were the
+    undone window's; the welcome notice now gives the ones in force and says so."""
+    setup_done(table)
+    table.send_owed()
+    table.resolve()
+    table.ref.undo(GAME, why=WHY)
+    reopened = [p for p in table.phases() if p[2] == "open"][0]
+    new = Player("red", email="dora@new.example", seed="dora")
+    table.clock.advance(minutes=5)
+    table.ref.replace_player(GAME, "red", new.email, new.public_text, "dora.pub",
+                             why="red left")
+    table.ref.outbox(tmp_path / "out")
+    welcome = [email.message_from_bytes(p.read_bytes())
+               for p in (tmp_path / "out").glob("*.eml")]
+    texts = [m.get_payload(decode=True).decode() for m in welcome
+             if m["To"] == new.email and "you now play red" in m["Subject"]]
+    assert texts and reopened[3] in texts[0].replace("\r\n", "\n").replace("\n", " ")
+    assert "the ones in force" in texts[0].replace("\r\n", " ").replace("\n", " ")

@@ -424,7 +424,12 @@ def replace_player(ctx, *, role: str, email: str, key_text: str, key_source: str
                     "template.\n")
         if phase is not None:
             out += (f"\nThe open window is {_window_name(phase)}, deadline "
-                    f"{format_when(phase.deadline_at, _zone_of(ctx, p))}.\n")
+                    f"{format_when(phase.deadline_at, _zone_of(ctx, p))}, dice commitment "
+                    f"{phase.commit}.\n")
+            if latest is not None and latest.created_at < phase.opened_at:
+                out += ("The report was written before this window opened (it was reopened "
+                        "by the referee, or its deadline moved): where they differ, the "
+                        "deadline and commitment above are the ones in force.\n")
             if held:
                 out += ("The orders the seat's former player sent for it stay in force unless "
                         "you send new ones.\n")
