@@ -268,6 +268,8 @@ def test_a_run_killed_while_sending_loses_nothing_and_sends_at_most_twice(refere
     # the killed run's claims hold until their lease ends: a run now sends nothing twice
     r = cli(referee, "send", at=START + timedelta(minutes=1))
     assert r.output.splitlines()[0] == "sent 0, retry later 0, failed 0"
+    # and says why (a new referee's trial: the mail waited unexplained)
+    assert f"held by another run: {total - sent_before} queued message" in r.output
     r = cli(referee, "send", at=START + timedelta(minutes=11))
     assert r.output.splitlines()[0] == f"sent {total - sent_before}, retry later 0, failed 0"
     assert queued_ids(referee) == []

@@ -23,6 +23,11 @@ def _print_run(run) -> None:
         click.echo(f"Error: not sent: {what}: {why}", err=True)
     if run.stopped:
         click.echo(f"stopped: {run.stopped}; the rest stays queued for the next run")
+    n, until = getattr(run, "held", (0, None))
+    if n:
+        click.echo(f"held by another run: {n} queued message{'s' if n != 1 else ''} (a "
+                   "`pbem send` still running, or one that was killed: its claim expires "
+                   f"{until:%Y-%m-%dT%H:%M:%SZ}, then the next run sends them)")
     if run.fatal:
         click.echo(f"Error: {run.fatal}", err=True)
 

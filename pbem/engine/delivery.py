@@ -90,6 +90,9 @@ class DeliveryRun:
     problems: list[tuple[str, str]] = field(default_factory=list)
     stopped: str | None = None
     fatal: str | None = None
+    held: tuple = (0, None)
+    """``(n, until)``: queued messages another run's live claim held when this run ended (a
+    run still sending, or one killed whose claim expires at ``until``, UTC)."""
 
     def _of(self, status: str) -> list[Delivered]:
         return [r for r in self.results if r.status == status]
@@ -168,8 +171,11 @@ def deliver_queued(db, sealer, transport, *, clock: Callable[[], datetime],
             now = clock()
             want = batch if limit is None else min(batch, limit - tried)
             with db.write() as s:
-                if not store.claim(s, token, now, now + timedelta(seconds=lease), want):
-                    break
+                got = store.claim(s, token, now, now + timedelta(seconds=lease), want)
+            if not got:
+                with db.read() as s:
+                    run.held = store.held_elsewhere(s, token, now)
+                break
             db.make_durable()
             with db.read() as s:
                 rows, tampered = store.claimed(s, token, skip=seen)

@@ -55,6 +55,19 @@ def claim(s: Session, token: str, now: datetime, until: datetime, limit: int) ->
     return done.rowcount or 0
 
 
+def held_elsewhere(s: Session, token: str, now: datetime) -> tuple[int, datetime | None]:
+    """``(how many queued messages another run's live claim holds, when the last of those
+    claims expires)``: messages a running ``pbem send``, or one that was killed, keeps from
+    this run until its lease runs out."""
+    from sqlalchemy import func
+
+    q = select(func.count(), func.max(_T.c.claimed_until)).where(
+        _queued(), _T.c.claimed_by.is_not(None), _T.c.claimed_by != token,
+        _T.c.claimed_until >= now)
+    n, until = s.execute(q).one()
+    return int(n or 0), until
+
+
 def claimed(s: Session, token: str, *, skip: set[int] = frozenset()) -> tuple[list, list]:
     """The queued messages the run ``token`` holds, oldest first, but those whose ids are in
     ``skip``, as ``(rows, tampered)``: read-only rows (the Outbox columns as attributes) whose
