@@ -9,6 +9,17 @@ import click
 from pbem.cli import _fail_on_errors, main, read_text_file
 
 
+
+def why_option(required: bool = True):
+    """The ``--why TEXT`` option every referee command on a game shares: the reason goes into
+    the public log and the players' notices (pbem.engine.admin.check_why refuses an e-mail
+    address in it)."""
+    if required:
+        return click.option("--why", required=True,
+                            help="The reason, for the players: it goes into the public log "
+                                 "and the notices (never an e-mail address).")
+    return click.option("--why", help="The reason, for the players (public log and notices).")
+
 @main.group()
 def game():
     """Create games, and fix running ones (extend, pause, resume, replace, set, end)."""

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from pbem.cli import _fail_on_errors, main, read_text_file
-from pbem.cli.games import game
+from pbem.cli.games import game, why_option
 
 _QUEUED = "queued for the players; `pbem send` (or `pbem outbox DIR`) delivers them"
 
@@ -42,9 +42,6 @@ def _pairs(values, option: str, what: str) -> dict:
     return out
 
 
-_WHY_REQUIRED = ("The reason, for the players: it goes into the public log and the notices "
-                 "(never an e-mail address).")
-_WHY_OPTIONAL = "The reason, for the players (public log and notices)."
 
 
 @game.command("extend")
@@ -54,7 +51,7 @@ _WHY_OPTIONAL = "The reason, for the players (public log and notices)."
 @click.option("--until", metavar="TIME",
               help="The new deadline: an ISO 8601 time with a zone (2026-12-24T19:00:00Z) or "
                    "a date and time in the game's zone ('2026-12-24 20:00').")
-@click.option("--why", required=True, help=_WHY_REQUIRED)
+@why_option()
 @click.pass_obj
 @_fail_on_errors
 def game_extend(obj, game_id, by, until, why):
@@ -84,7 +81,7 @@ def game_extend(obj, game_id, by, until, why):
 
 @game.command("pause")
 @click.argument("game_id")
-@click.option("--why", required=True, help=_WHY_REQUIRED)
+@why_option()
 @click.pass_obj
 @_fail_on_errors
 def game_pause(obj, game_id, why):
@@ -99,7 +96,7 @@ def game_pause(obj, game_id, why):
 
 @game.command("resume")
 @click.argument("game_id")
-@click.option("--why", help=_WHY_OPTIONAL)
+@why_option(required=False)
 @click.pass_obj
 @_fail_on_errors
 def game_resume(obj, game_id, why):
@@ -117,7 +114,7 @@ def game_resume(obj, game_id, why):
 @click.argument("game_id")
 @click.argument("role")
 @click.argument("player", metavar="EMAIL:PUBKEYFILE")
-@click.option("--why", required=True, help=_WHY_REQUIRED)
+@why_option()
 @click.pass_obj
 @_fail_on_errors
 def game_replace(obj, game_id, role, player, why):
@@ -156,7 +153,7 @@ def game_replace(obj, game_id, role, player, why):
 @click.option("--zone", "zones", multiple=True, metavar="ROLE=ZONE",
               help="A player's time zone for deadlines, an IANA name such as Europe/Paris, or "
                    "none (repeatable).")
-@click.option("--why", help=_WHY_OPTIONAL)
+@why_option(required=False)
 @click.pass_obj
 @_fail_on_errors
 def game_set(obj, game_id, sender, emails, zones, why):
@@ -176,7 +173,7 @@ def game_set(obj, game_id, sender, emails, zones, why):
 
 @game.command("end")
 @click.argument("game_id")
-@click.option("--why", required=True, help=_WHY_REQUIRED)
+@why_option()
 @click.pass_obj
 @_fail_on_errors
 def game_end(obj, game_id, why):

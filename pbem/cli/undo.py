@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import click
 
-from pbem.cli import _fail_on_errors, main  # noqa: F401
-from pbem.cli.games import game
+from pbem.cli import _fail_on_errors
+from pbem.cli.games import game, why_option
 
 
 @game.command("undo")
 @click.argument("game_id")
-@click.option("--why", required=True,
-              help="The reason, for the players: it goes into the public log and the notices "
-                   "(never an e-mail address).")
+@why_option()
 @click.pass_obj
 @_fail_on_errors
 def game_undo(obj, game_id, why):
