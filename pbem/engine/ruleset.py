@@ -428,8 +428,7 @@ class Ruleset(abc.ABC):
         ``source`` gets the source ``"house rules"``; ``data_merge`` adds what the game allows
         more. Raises :class:`DataError` for an unknown key or a value that cannot replace what
         is there. Default: :func:`pbem.engine.sourced.merge_house_rules`."""
-        # getattr: callers borrow this method for objects that are not rulesets
-        sourced.merge_house_rules(data, house, getattr(self, "data_merge", PLAIN), path)
+        sourced.merge_house_rules(data, house, self.data_merge, path)
 
     def check_data(self, data: dict, origin: str) -> None:
         """Raise :class:`DataError` naming ``origin`` (``"data.toml"``, ``"house rules"``), the
