@@ -24,8 +24,9 @@ from pbem.engine import sourced
 from pbem.engine.sourced import (HOUSE_SOURCE, PLAIN, DataError,  # noqa: F401 (re-exported)
                                  MergeRules, Schema)
 
-if TYPE_CHECKING:  # only for the annotation: the engine imports no drawing code
+if TYPE_CHECKING:  # only for the annotations: the engine imports no drawing code
     from pbem.boards.drawing import Drawing
+    from pbem.engine.randombot import Choices
 
 PUBLIC = "*"
 """Audience marker: an event every role (and the public log) may see."""
@@ -592,13 +593,31 @@ class Ruleset(abc.ABC):
         HTML report are made from. Default: None (no map drawn)."""
         return None
 
+    def propose(self, view: dict, window: Window, role: str,
+                written: tuple[str, ...]) -> "Choices":
+        """The order lines ``role`` may write next in ``window``, given the lines ``written``
+        so far (each line as it would stand in the order body, without its line break), judged
+        from ``view`` (the role's own view) only: a :class:`pbem.engine.randombot.Choices`
+        (``lines``, and ``may_stop``: whether the orders may end here). Every line offered must
+        meet no problem in :meth:`parse` nor :meth:`check` after ``written``. The generic
+        random bot (:meth:`bot_orders`' default) is built on it, as boardgame.io's random bot
+        is on ``ai.enumerate``. Default: raises ``NotImplementedError`` (no enumeration)."""
+        raise NotImplementedError(f"{self.name}: this ruleset enumerates no orders (propose)")
+
     def bot_orders(self, view: dict, window: Window, role: str, rng: random.Random) -> str:
         """An order body (header excluded) for ``role`` in ``window``, chosen from ``view``
         only with ``rng``: the orders of ``pbem demo``, the random-game tests and bench/. It
         should raise no problems. ``view`` is :meth:`view` of ``role``'s role state (the engine
         makes it: ``Referee.view_and_window``, :func:`pbem.engine.gamestate.role_view`), so a
-        bot knows only what its role may know. Default: raises ``NotImplementedError``."""
-        raise NotImplementedError(f"{self.name}: this ruleset has no bot (bot_orders)")
+        bot knows only what its role may know. Default: the generic random-legal bot
+        (:func:`pbem.engine.randombot.random_orders`) over :meth:`propose`; raises
+        ``NotImplementedError`` when the ruleset writes neither."""
+        if type(self).propose is Ruleset.propose:
+            raise NotImplementedError(f"{self.name}: this ruleset has no bot (write propose "
+                                      f"or bot_orders)")
+        from pbem.engine.randombot import random_orders
+
+        return random_orders(self.propose, view, window, role, rng)
 
 
 def _sourced(data: Any):
