@@ -21,7 +21,8 @@
    commitment made after P's reveal (the window its resolution opened) is cancelled: after its
    own reveal it may be committed again too. A ``setup-commit`` that followed P's reveal is
    withdrawn, and the setup is committed again. Each commitment of a phase id is matched with
-   its own rolls and reveal, in order.
+   its own rolls and reveal, in order. These checks are :mod:`pbem.verify_rollback`; those of
+   4 and 5 are :mod:`pbem.verify_hidden`.
 
 The result is a :class:`VerifyReport`; nothing is raised for a bad log.
 """
@@ -36,6 +37,7 @@ from typing import Any, Iterable
 from pbem.dice import MAX_SIDES, MIN_SIDES, SEED_BYTES, DiceError, DiceStream, commitment
 from pbem.ledger import GENESIS
 from pbem.verify_hidden import HiddenChecks, _is_int
+from pbem.verify_rollback import RollbackChecks
 
 __all__ = ["VerifyReport", "verify_log", "verify_file"]
 
@@ -146,7 +148,7 @@ def _is_hex64(value: Any) -> bool:
     return isinstance(value, str) and len(value) == 64 and _HEX.issuperset(value)
 
 
-class _Verifier(HiddenChecks):
+class _Verifier(HiddenChecks, RollbackChecks):
     def __init__(self, report: VerifyReport) -> None:
         self.r = report
         self.seen: dict[str, int] = {}          # line hash -> line number
@@ -203,6 +205,13 @@ class _Verifier(HiddenChecks):
         ph = self.phases.get((game, phase))
         if ph is None:
             ph = self.phases[(game, phase)] = _Phase()
+        return ph
+
+    def new_phase(self, game: str, phase: str) -> _Phase:
+        """A new commitment of ``phase``, replacing the current one (which a referee's undo
+        rolled back or cancelled) and forgetting the roles whose orders it accepted."""
+        ph = self.phases[(game, phase)] = _Phase()
+        self.order_roles.pop((game, phase), None)
         return ph
 
     def game_of(self, game: str) -> _Game:
@@ -296,23 +305,13 @@ class _Verifier(HiddenChecks):
             return
         ph = self.phase_of(obj["game"], obj["phase"])
         if ph.commit is not None and ph.cancelled:  # its window was cancelled by an undo
-            if not ph.revealed:
-                self.warn(n, f"dice-commit for phase {obj['phase']!r}: the window committed at line "
-                             f"{ph.commit_line} was cancelled by the undo at line {ph.cancelled}, "
-                             "but its seed was never revealed")
-                self.r.phases_pending += 1
-            ph = self.phases[(obj["game"], obj["phase"])] = _Phase()
-            self.order_roles.pop((obj["game"], obj["phase"]), None)
+            ph = self.commit_after_cancel(n, obj, ph)
         if ph.commit is not None:
             self.error(n, f"dice-commit for phase {obj['phase']!r}: expected one per phase, found a "
                           f"second (the first is line {ph.commit_line})")
             return
-        before = ph.before
-        if before is not None and before.commit == obj["commit"]:
-            self.error(n, f"dice-commit for phase {obj['phase']!r}: expected a new commitment after "
-                          f"the undo at line {before.undone}, found the undone one of line "
-                          f"{before.commit_line} again (its seed is public: the new dice would be "
-                          "known in advance)")
+        if ph.before is not None:  # the phase was undone: its new commitment must be new
+            self.commit_after_undo(n, obj, ph.before)
         if ph.rolls:
             self.error(n, f"dice-commit for phase {obj['phase']!r}: expected before the phase's rolls, "
                           f"found after its roll at line {ph.rolls[0][0]}")
@@ -447,65 +446,6 @@ class _Verifier(HiddenChecks):
     def game_end(self, n: int, obj: dict) -> None:
         if isinstance(obj.get("game"), str):
             self.game_of(obj["game"]).ended = n
-
-    # --- referee actions -----------------------------------------------------------------------
-
-    def referee(self, n: int, obj: dict) -> None:
-        """A referee's action: only ``undo`` concerns the dice; the others are free."""
-        if obj.get("action") == "undo":
-            self.undo(n, obj)
-
-    def undo(self, n: int, obj: dict) -> None:
-        """A referee's undo of the last resolved phase (docs/log.md, "Undo"): the phase's
-        commitment is set aside (its rolls were checked at its reveal; its hidden rolls keep its
-        nonces), the phase may be committed again, the windows committed after its reveal are
-        cancelled, and a setup-commit made after its reveal is withdrawn."""
-        if not self.text_fields(n, obj, "referee undo", ("game", "phase")):
-            return
-        game, phase = obj["game"], obj["phase"]
-        ph = self.phases.get((game, phase))
-        if ph is None or ph.commit is None or not ph.revealed:
-            found = ("none" if ph is None or ph.commit is None else
-                     f"its dice-commit at line {ph.commit_line} without a reveal")
-            self.error(n, f"undo of phase {phase!r}: expected a resolved phase (its dice-commit "
-                          f"and dice-reveal) before the undo, found {found}")
-            return
-        g = self.game_of(game)
-        if g.ended or g.hidden_revealed:
-            self.error(n, f"undo of phase {phase!r}: expected none after the game's end (line "
-                          f"{g.ended or g.hidden_revealed}): the hidden seed is public by then")
-            return
-        commit = obj.get("commit")
-        if commit is not None and commit != ph.commit:
-            self.error(n, f"undo of phase {phase!r}: expected the commit {ph.commit} of the phase's "
-                          f"dice-commit (line {ph.commit_line}), found {commit!r}")
-            return
-        later = [(p, other) for (gid, p), other in self.phases.items()
-                 if gid == game and other is not ph and other.commit_line > ph.revealed
-                 and not other.cancelled]
-        resolved = [(p, other) for p, other in later if other.revealed]
-        if resolved:
-            p, other = resolved[0]
-            self.error(n, f"undo of phase {phase!r}: expected the last resolved phase, found phase "
-                          f"{p!r} resolved after it (dice-reveal at line {other.revealed})")
-            return
-        for _, other in later:
-            other.cancelled = n
-        ph.undone = n
-        self.r.phases_undone += 1
-        fresh = self.phases[(game, phase)] = _Phase()
-        fresh.before = ph
-        self.order_roles.pop((game, phase), None)
-        withdrawn = g.setup_commit is not None and g.setup_line > ph.revealed
-        claimed = obj.get("setup_withdrawn")
-        if claimed is not None and claimed is not withdrawn:
-            self.error(n, f"undo of phase {phase!r}: 'setup_withdrawn' is {claimed!r}, but "
-                          + (f"the setup-commit at line {g.setup_line} follows the phase's "
-                             f"dice-reveal (line {ph.revealed}): it is withdrawn" if withdrawn else
-                             "no setup-commit follows the phase's dice-reveal "
-                             f"(line {ph.revealed})"))
-        if withdrawn:
-            g.setup_commit, g.setup_line = None, 0
 
     # --- the end of the log --------------------------------------------------------------------
 
