@@ -1,0 +1,60 @@
+"""How a view of Attack Force looks on the board: a :class:`pbem.boards.drawing.Drawing` over
+the GraphBoard (one text line per space that shows something, then the legend and notes)."""
+
+from __future__ import annotations
+
+from pbem.boards.drawing import Drawing, Piece, Space
+
+from .state import ARCTURAN, EMPIRE, from_view
+
+FILLS = {"space": "#10162a", "ship": "#8a8f99", "battery": "#c46b2d", "hull": "#b8bcc6",
+         "launcher": "#6b8e23", "sensor-pod": "#4682b4"}
+
+LEGEND = (("Pieces by id: r1..y7 the Arcturan Flights, c1..c20 Cobras, vk Vaj Korsen; "
+          "Batteries LsN laserN, PpN pompomN, BlN blasterN (two pieces in a space: a/b)."),
+          ("H? face-down Hull Marker, H- face-up blank, HX face-up explosion, H! the explosion "
+          "(Arcturan only: his secret), B empty Battery Space, L Launcher, S Sensor Pod, "
+          "W wrecked."))
+
+
+def _marker(v: dict, s, sp: str) -> str:
+    kind = s.board.kind(sp)
+    if kind == "hull":
+        face = s.hull.get(sp, "down")
+        if face == "down":
+            return "H!" if sp == (v.get("secret") or {}).get("explosion") else "H?"
+        return "H-" if face == "blank" else "HX"
+    letter = {"battery": "B", "launcher": "L", "sensor-pod": "S"}.get(kind, "")
+    return letter + ("W" if sp in s.wrecks and letter else "")
+
+
+def draw(v: dict) -> Drawing:
+    """The Drawing of view ``v`` (pbem.games.attackforce.state.view): each space's cell is its
+    marker letter and the ids of the pieces in it; notes list the pieces by side."""
+    s = from_view(v)
+    by_space: dict = {}
+    for p in s.on_map():
+        by_space.setdefault(s.pieces[p]["space"], []).append(p)
+    spaces = {}
+    for sp in s.board.spaces():
+        mark, here = _marker(v, s, sp), by_space.get(sp, [])
+        text = "/".join(_short(p) for p in here) if here else mark
+        pieces = tuple(Piece(p, s.name(p), s.pieces[p]["side"]) for p in here)
+        spaces[sp] = Space(s.board.kind(sp), text, f"{sp} {s.board.kind(sp)}", pieces)
+    notes = []
+    for side in (ARCTURAN, EMPIRE):
+        on = [f"{p}@{s.pieces[p]['space']}" for p in s.on_map(side)]
+        notes.append(f"{side}: {' '.join(on) or 'no piece on the map'}; destroyed "
+                     f"{s.destroyed(side)}")
+    notes.append(f"cup: {s.cup.get('cobra', 0)} Cobras, {s.cup.get('korsen', 0)} Vaj Korsen; "
+                 f"turn {s.turn}, {s.stage}")
+    return Drawing(board=s.board, spaces=spaces, fills=FILLS, legend=LEGEND, notes=tuple(notes),
+                   text_width=6)
+
+
+def _short(piece: str) -> str:
+    """A piece id in at most 3 characters for a map cell (``laser1`` -> ``Ls1``)."""
+    for long, short in (("laser", "Ls"), ("pompom", "Pp"), ("blaster", "Bl")):
+        if piece.startswith(long):
+            return short + piece[len(long):]
+    return piece
