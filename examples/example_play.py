@@ -66,7 +66,9 @@ class Example:
     under examples/ (for the key file names the setup report quotes), the seats ``players`` in
     the ruleset's order, the ``letters`` in the order written, the ``referee`` address, when
     the game is created (``start``, UTC), the referee's ``entropy_seed``, the game's
-    ``options`` and deadlines (seconds), and the width of the window column in the echo."""
+    ``options``, deadlines (seconds) and house rules (``house_rules``: the text of a
+    ``--house-rules`` file, named ``house_rules_source``; None for none), and the width of the
+    window column in the echo."""
 
     game: str
     ruleset: str
@@ -79,6 +81,8 @@ class Example:
     options: dict = dataclasses.field(default_factory=dict)
     deadline_seconds: int = 72 * 3600
     short_deadline_seconds: int = 24 * 3600
+    house_rules: str | None = None
+    house_rules_source: str = ""
     window_width: int = 26
 
     def player(self, role: str):
@@ -116,13 +120,15 @@ def new_referee(ex: Example, home: Path, keys: Path):
 
 def create_game(ex: Example, referee, keys: Path) -> dict:
     """``pbem game new RULESET --id GAME --player ROLE=... --from REFEREE`` with the example's
-    options and deadlines."""
+    options, deadlines and house rules."""
     from pbem.engine.creation import GameSpec
 
     return referee.new_game(GameSpec(ruleset=ex.ruleset, game_id=ex.game,
                                      players=player_specs(ex, keys), options=dict(ex.options),
                                      deadline_seconds=ex.deadline_seconds,
                                      short_deadline_seconds=ex.short_deadline_seconds,
+                                     house_rules_text=ex.house_rules,
+                                     house_rules_source=ex.house_rules_source,
                                      referee_address=ex.referee))
 
 

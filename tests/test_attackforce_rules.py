@@ -217,6 +217,28 @@ def test_one_attack_a_turn_for_an_ordinary_fighter():
     assert len(problems) == 1 and "already made its 1 attack" in problems[0]
 
 
+def test_an_attack_out_of_range_is_not_used_up():
+    """How to Attack 1: 'If this number is greater than the Range ... the attack can't take
+    place (the Attacker can keep moving, if his Movement Rating allows, or can attack another
+    piece)'. An Eagle (Range 4) on 37 tries c1 on 42 (5 spaces), moves on one space and
+    attacks c2 on 41 (3 spaces): that attack is still its one attack of the turn."""
+    s, _ = new_game()
+    position(s, "arcturan", r1="37", c1="42", c2="41")
+    problems, res = play(s, ARCTURAN, "move r1 attack c1 38 attack c2", public=(1, 1))
+    assert len(problems) == 1 and "beyond its Range of 4" in problems[0]
+    assert s.pieces["c2"]["status"] == "destroyed"  # Eagle A vs Cobra A: 8; rolled 2
+
+
+def test_a_battery_whose_fire_cannot_take_place_may_still_move():
+    """How to Attack 1 and How to Move 5b: a Battery that did not attack (its target was out
+    of range) has not attacked, so it may still move along a Tunnel that turn."""
+    s, _ = new_game()
+    position(s, "empire-move", pompom1="39", r1="45")  # 39 -> 45: 6 spaces, Pompom Range 3
+    problems, res = play(s, EMPIRE, "fire pompom1 r1\ntunnel pompom1 41")
+    assert len(problems) == 1 and "beyond its Range of 3" in problems[0]
+    assert s.pieces["pompom1"]["space"] == "41"
+
+
 def test_a_piece_moved_cannot_be_ordered_again():
     """How to Move 1: once a piece is moved the player can't go back to it."""
     s, _ = new_game()

@@ -1,5 +1,6 @@
 """How a view of Attack Force looks on the board: a :class:`pbem.boards.drawing.Drawing` over
-the GraphBoard (one text line per space that shows something, then the legend and notes)."""
+the GraphBoard, from which both the text map (a grid of 4-character cells: the kit draws a
+board with positions as a grid) and the SVG map of the HTML report are drawn."""
 
 from __future__ import annotations
 
@@ -10,11 +11,16 @@ from .state import ARCTURAN, EMPIRE, from_view
 FILLS = {"space": "#10162a", "ship": "#8a8f99", "battery": "#c46b2d", "hull": "#b8bcc6",
          "launcher": "#6b8e23", "sensor-pod": "#4682b4"}
 
-LEGEND = (("Pieces by id: r1..y7 the Arcturan Flights, c1..c20 Cobras, vk Vaj Korsen; "
-          "Batteries LsN laserN, PpN pompomN, BlN blasterN (two pieces in a space: a/b)."),
-          ("H? face-down Hull Marker, H- face-up blank, HX face-up explosion, H! the explosion "
-          "(Arcturan only: his secret), B empty Battery Space, L Launcher, S Sensor Pod, "
-          "W wrecked."))
+LEGEND = ("Pieces by id: r1..y7 the Arcturan Flights, c1..c20 Cobras, vk Vaj Korsen;",
+          "Batteries LsN laserN, PpN pompomN, BlN blasterN; an id followed by * shares",
+          "its space with a piece of the other side (see the lists below).",
+          "H? face-down Hull Marker, H- face-up blank, HX face-up explosion, H! the",
+          "explosion (the Arcturan Player's secret), B empty Battery Space, L Launcher,",
+          "S Sensor Pod, W wrecked, . the Novaship's hull.")
+"""The text map's legend, one line of at most 78 characters each."""
+
+CELL = 4
+"""Characters of a text-map cell: 12 columns of 4 and a space stay under 70 characters."""
 
 
 def _marker(v: dict, s, sp: str) -> str:
@@ -24,32 +30,46 @@ def _marker(v: dict, s, sp: str) -> str:
         if face == "down":
             return "H!" if sp == (v.get("secret") or {}).get("explosion") else "H?"
         return "H-" if face == "blank" else "HX"
+    if kind == "ship":
+        return "."
     letter = {"battery": "B", "launcher": "L", "sensor-pod": "S"}.get(kind, "")
     return letter + ("W" if sp in s.wrecks and letter else "")
 
 
+def _cell(here: list, mark: str) -> str:
+    """The text cell of a space: its marker, or the short id of the piece in it (the Arcturan
+    one first) with ``*`` when a piece of the other side is there too."""
+    if not here:
+        return mark
+    return _short(here[0]) + ("*" if len(here) > 1 else "")
+
+
 def draw(v: dict) -> Drawing:
     """The Drawing of view ``v`` (pbem.games.attackforce.state.view): each space's cell is its
-    marker letter and the ids of the pieces in it; notes list the pieces by side."""
+    marker (a Hull Marker's face as the reader knows it) or the piece in it; the notes list
+    the pieces by side, the Hull Markers and the cup."""
     s = from_view(v)
     by_space: dict = {}
-    for p in s.on_map():
-        by_space.setdefault(s.pieces[p]["space"], []).append(p)
+    for side in (ARCTURAN, EMPIRE):
+        for p in s.on_map(side):
+            by_space.setdefault(s.pieces[p]["space"], []).append(p)
     spaces = {}
     for sp in s.board.spaces():
         mark, here = _marker(v, s, sp), by_space.get(sp, [])
-        text = "/".join(_short(p) for p in here) if here else mark
         pieces = tuple(Piece(p, s.name(p), s.pieces[p]["side"]) for p in here)
-        spaces[sp] = Space(s.board.kind(sp), text, f"{sp} {s.board.kind(sp)}", pieces)
+        spaces[sp] = Space(s.board.kind(sp), _cell(here, mark), f"{sp} {s.board.kind(sp)}",
+                           pieces)
     notes = []
     for side in (ARCTURAN, EMPIRE):
         on = [f"{p}@{s.pieces[p]['space']}" for p in s.on_map(side)]
         notes.append(f"{side}: {' '.join(on) or 'no piece on the map'}; destroyed "
                      f"{s.destroyed(side)}")
+    notes.append("Hull Markers: " + " ".join(
+        f"h{s.hull_number(h)}@{h}={_marker(v, s, h)}" for h in s.hull_spaces()))
     notes.append(f"cup: {s.cup.get('cobra', 0)} Cobras, {s.cup.get('korsen', 0)} Vaj Korsen; "
                  f"turn {s.turn}, {s.stage}")
     return Drawing(board=s.board, spaces=spaces, fills=FILLS, legend=LEGEND, notes=tuple(notes),
-                   text_width=6)
+                   text_width=CELL)
 
 
 def _short(piece: str) -> str:

@@ -169,9 +169,11 @@ class Run:
             self.problem(o, "How to Attack; Vaj Korsen", f"{p} makes {t.attacks} attack(s) a "
                          f"turn, not {len(targets)}")
             return
-        self.used[p] = "fired" if t.battery else "attacked"
+        made = 0
         for word in targets:
-            self.attack(o, p, word)
+            made += self.attack(o, p, word)
+        if made:  # an attack that could not take place leaves the piece free (How to Attack 1)
+            self.used[p] = "fired" if t.battery else "attacked"
 
     def tunnel(self, o) -> None:
         """``tunnel BATTERY SPACE``: one Tunnel link to an empty Battery Space; no attack that

@@ -214,6 +214,11 @@ def torpedo_target(s, piece: str, what: str):
     return s.rules.optional[option]["target"], f"the {label} at {sp}"
 
 
+TORPEDO_RULE = {"hull": "How to Win", "launcher": "Attacking Launchers (optional)",
+                "sensor-pod": "Attacking the Sensor Pod (optional)"}
+"""The rule cited for a step 5 attack on each kind of target."""
+
+
 def torpedo(run, o, done: set) -> None:
     """``torpedo PIECE [WHAT]``: step 5, once per piece (How to Win; README reading 14).
     A hit on the explosion ends the game (the caller sees ``s.outcome``)."""
@@ -227,7 +232,7 @@ def torpedo(run, o, done: set) -> None:
                            f"may attack once")
     done.add(p)
     rating, said = torpedo_target(s, p, o.args["what"])
-    rule = "How to Win; Attacking Launchers; Attacking the Sensor Pod"
+    rule = TORPEDO_RULE[o.args["what"]]
     if rating is None:
         return run.problem(o, rule, said)
     if run.dry:
