@@ -9,13 +9,18 @@ the view shows.
 
 - :class:`Piece`: one mark in a space of the SVG map: a short text (``"B2"``, ``"M3"``), a
   tooltip fragment and an optional CSS class (a colour role).
-- :class:`Space`: one space (hex): its terrain (a fill class, looked up in
+- :class:`Space`: one space (hex, square): its terrain (a fill class, looked up in
   :attr:`Drawing.fills`), its cell in the text map, a tooltip, and its pieces.
 - :class:`Drawing`: the board, the spaces by label, the fill of each terrain class, the legend
   and the notes printed under the text map.
 
+A hex map is drawn as hexes; a board whose spaces have positions (:func:`positions`: a grid of
+numbered squares) as a grid of cells in the text map (:func:`grid_text`) and of squares in the
+SVG map, its links other than ``adjacent`` ones (tunnels) as lines; any other board (a pure
+graph) as one ``label text`` line per space in the text map, and no SVG map.
+
 The text map and the SVG map summarise a space differently (a text cell is a few ASCII
-characters, an SVG hex holds two lines of marks and a tooltip), so a Space carries both its
+characters, an SVG hex or square holds two lines of marks and a tooltip), so a Space carries both its
 text cell and its pieces; the ruleset decides both in one place.
 """
 
@@ -29,18 +34,24 @@ from types import MappingProxyType
 from typing import Any
 
 __all__ = [
+    "LINK_COLOUR",
     "UNKNOWN_FILL",
     "Drawing",
     "DrawingError",
     "Piece",
     "Space",
+    "grid_text",
     "plain_space",
+    "positions",
     "remember_last",
     "text_map",
 ]
 
 UNKNOWN_FILL = "#ddd"
 """Fill of a space whose terrain class has no entry in :attr:`Drawing.fills`."""
+
+LINK_COLOUR = "#333"
+"""Colour of the SVG line of a link whose kind has no entry in :attr:`Drawing.link_colours`."""
 
 _CLASS = re.compile(r"[a-z][a-z0-9-]*\Z")
 _COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})\Z")
@@ -119,8 +130,10 @@ def plain_space(terrain: str, text: str = "", title: str = "") -> Space:
 class Drawing:
     """How one reader's view looks on the game's board: what a ruleset's ``draw(view)`` returns.
 
-    - ``board``: the board drawn on (a :class:`pbem.boards.hexmap.HexMap` for the SVG map;
-      any :class:`pbem.boards.board.Board` for the text map).
+    - ``board``: the board drawn on: any :class:`pbem.boards.board.Board` for the text map;
+      for the SVG map a :class:`pbem.boards.hexmap.HexMap` (hexes) or a board whose spaces
+      have positions (:func:`positions`, such as a :class:`pbem.boards.graph.GraphBoard`
+      with a ``[grid]``: squares).
     - ``spaces``: a :class:`Space` by board label; a label without one is drawn blank
       (terrain ``""``, no text, no pieces).
     - ``fills``: the SVG colour (``#rgb`` or ``#rrggbb``) of each terrain class; a class
@@ -129,6 +142,9 @@ class Drawing:
     - ``notes``: further lines printed after the legend (the pieces by space, the hands...),
       already laid out by the ruleset (no line break inside a line).
     - ``text_width``: the characters of one cell of the text map (at least 2).
+    - ``link_colours``: the SVG colour (``#rgb`` or ``#rrggbb``) of the lines the SVG map of a
+      board of squares draws for each link kind (``"tunnel"``); a kind without one is drawn
+      :data:`LINK_COLOUR`.
     """
 
     board: Any
@@ -137,10 +153,16 @@ class Drawing:
     legend: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     text_width: int = 4
+    link_colours: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self):
         object.__setattr__(self, "spaces", MappingProxyType(dict(self.spaces)))
         object.__setattr__(self, "fills", MappingProxyType(dict(self.fills)))
+        object.__setattr__(self, "link_colours", MappingProxyType(dict(self.link_colours)))
+        for kind, colour in self.link_colours.items():
+            if not isinstance(colour, str) or not _COLOUR.match(colour):
+                raise DrawingError(f"colour of link kind {kind!r}: {colour!r} is not a colour "
+                                   f"#rgb or #rrggbb")
         object.__setattr__(self, "legend", tuple(self.legend))
         object.__setattr__(self, "notes", tuple(self.notes))
         for terrain, colour in self.fills.items():
@@ -167,11 +189,86 @@ class Drawing:
         return self.spaces.get(label, _BLANK).text
 
 
+def positions(board) -> dict[str, tuple[int, int]] | None:
+    """``{label: (column, row)}`` of the spaces of ``board`` that have a place on a grid
+    (the board's ``position(space)``, column and row counted from 1 at the top-left, in
+    squares), or None when the board has no ``position`` method or no space has one (a pure
+    graph, no board). A hex map is not asked (it is drawn as hexes). Spaces off the grid are
+    left out of the dict."""
+    from .hexmap import HexMap
+
+    where = getattr(board, "position", None)
+    if where is None or isinstance(board, HexMap):
+        return None
+    found = {}
+    for space in board.spaces():
+        at = where(space)
+        if at is not None:
+            found[board.label(space)] = (int(at[0]), int(at[1]))
+    return found or None
+
+
+def _checked(drawing: Drawing, label: str) -> str:
+    """The text cell of ``label``, or DrawingError naming the space when it cannot be shown."""
+    text = drawing.cell(label)
+    if not isinstance(text, str) or not text.isascii() or "\n" in text or "\r" in text \
+            or len(text) > drawing.text_width:
+        raise DrawingError(f"cell for {label}: {text!r} must be at most "
+                           f"{drawing.text_width} ASCII characters on one line")
+    return text
+
+
+def grid_text(drawing: Drawing, where: Mapping[str, tuple[int, int]]) -> list[str]:
+    """The lines (no line ends, no trailing blanks) of the text grid of the spaces placed by
+    ``where`` (``{label: (column, row)}``, as :func:`positions` gives).
+
+    Layout, all in characters: a header line of column numbers, then one line per row from
+    the top row to the bottom one. A line starts with the row's label (the label of the space
+    furthest left in that row, right-aligned to the widest such label) and two blanks; then
+    each column's cell, left-aligned in a slot of ``text_width`` characters (widened to the
+    digits of the largest column number if those are more), slots one blank apart; a space
+    without text, or a square the board does not have, stays blank. Each column number of the
+    header stands left-aligned over its cells. A line is ``label width + 2 + columns *
+    (slot + 1) - 1`` characters at most: 64 for a 12-column board of 3-digit labels and
+    4-character cells, under the 78 a mail client shows in a monospaced font.
+
+    Raises DrawingError naming the space for a bad cell, or two spaces at one place."""
+    at: dict[tuple[int, int], str] = {}
+    for label, place in where.items():
+        if place in at:
+            raise DrawingError(f"spaces {at[place]} and {label} stand at the same place "
+                               f"(column {place[0]}, row {place[1]})")
+        at[place] = label
+    columns = range(min(c for c, _ in at), max(c for c, _ in at) + 1)
+    rows = range(min(r for _, r in at), max(r for _, r in at) + 1)
+    slot = max(drawing.text_width, len(str(columns[-1])), len(str(columns[0])))
+    first = {}
+    for (c, r), label in sorted(at.items()):
+        first.setdefault(r, label)
+    lead = max(len(label) for label in first.values()) + 2
+
+    def line(row_label: str, cells) -> str:
+        return (row_label.rjust(lead - 2) + "  "
+                + " ".join(text.ljust(slot) for text in cells)).rstrip()
+
+    lines = [line("", (str(c) for c in columns))]
+    for r in rows:
+        lines.append(line(first.get(r, ""),
+                          (_checked(drawing, at[c, r]) if (c, r) in at else ""
+                           for c in columns)))
+    return lines
+
+
 def text_map(drawing: Drawing) -> str:
-    """The plain-text map of ``drawing`` for mail bodies: the board (a hex map drawn by
-    :func:`pbem.boards.textmap.ascii_map`, any other board as one ``label text`` line per space
-    with a text), a blank line, the legend, then the notes. Every line ends with ``"\\n"``.
-    Raises DrawingError for a bad cell."""
+    """The plain-text map of ``drawing`` for mail bodies: the board, a blank line, the legend,
+    then the notes. Every line ends with ``"\\n"``.
+
+    The board is drawn as: a hex map by :func:`pbem.boards.textmap.ascii_map`; a board whose
+    spaces have positions (:func:`positions`: a grid of squares) as a grid of cells
+    (:func:`grid_text`: a header of column numbers, each row led by the label of its first
+    space), followed by one ``label text`` line per space off the grid that has a text; any
+    other board (a pure graph) as one ``label text`` line per space with a text. Raises
+    DrawingError naming the space for a bad cell."""
     from .hexmap import HexMap
     from .textmap import ascii_map
 
@@ -182,17 +279,15 @@ def text_map(drawing: Drawing) -> str:
         except ValueError as e:
             raise DrawingError(str(e)) from None
     else:
-        rows = []
+        where = positions(board) or {}
+        rows = [f"{line}\n" for line in grid_text(drawing, where)] if where else []
         for space in board.spaces():
             label = board.label(space)
-            text = drawing.cell(label)
-            if not text:
+            if label in where:
                 continue
-            if not text.isascii() or "\n" in text or "\r" in text \
-                    or len(text) > drawing.text_width:
-                raise DrawingError(f"cell for {label}: {text!r} must be at most "
-                                   f"{drawing.text_width} ASCII characters on one line")
-            rows.append(f"{label} {text}\n")
+            text = _checked(drawing, label)
+            if text:
+                rows.append(f"{label} {text}\n")
         top = "".join(rows)
     return top + "\n" + "\n".join(drawing.legend + drawing.notes) + "\n"
 
