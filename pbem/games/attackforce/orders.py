@@ -99,7 +99,7 @@ VERBS = VerbTable([
     Verb("tunnel", "tunnel BATTERY SPACE", "How to Move 5a-b", _tunnel),
     Verb("look", "look HULL HULL HULL", "How to Play 3a; Discovering Hull Markers", _look),
     Verb("launch", "launch [return-korsen] [wait]", "How to Play 3b; Vaj Korsen", _launch),
-    Verb("torpedo", "torpedo PIECE [launcher|sensor-pod]",
+    Verb("torpedo", "torpedo PIECE [hull|launcher|sensor-pod]",
          "How to Win (step 5); Attacking Launchers; Attacking the Sensor Pod", _torpedo),
 ], rule="How to Play")
 """The orders of Attack Force (README.md, "Orders")."""
