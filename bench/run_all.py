@@ -4,7 +4,7 @@ The targets (the issue "bench/ prints, on this 2-core machine ..."):
 
 - ingest: at least 1,000 signed mails ingested and verified per second (bench_ingest.py);
 - adjudicating one phase and rendering all its reports: under 50 ms, median and worst
-  (bench_phase.py);
+  (bench_phase.py; bench_altassar.py and bench_game.py attackforce for the other games);
 - ``pbem --help`` cold start: under 0.3 s, median and worst (bench_cold_start.py);
 - verifying a 100,000-roll public log: under 1 s (bench_verify.py).
 
@@ -89,6 +89,11 @@ BENCHES = (
           r"\(([^)]*)\)",
           (Line("Altassar phase, all counters on the map: median", 2, "ms", 50),
            Line("Altassar phase, all counters on the map: worst", 4, "ms", 50, note="{5}"))),
+    Bench("bench_game.py", ("attackforce",), ("--games", "1", "--repeat", "1"), (),
+          r"^attackforce phase: (\d+) phases, median ([\d.]+) ms, p90 ([\d.]+) ms, worst "
+          r"([\d.]+) ms \(([^)]*)\); CPU median ([\d.]+) ms, worst ([\d.]+) ms",
+          (Line("Attack Force phase: median", 2, "ms", 50, note="CPU {6} ms"),
+           Line("Attack Force phase: worst", 4, "ms", 50, note="{5}; CPU {7} ms"))),
     Bench("bench_cold_start.py", (), ("--runs", "5"), ("--detail",),
           r"cold start: pbem --help median ([\d.]+) s, worst ([\d.]+) s",
           (Line("pbem --help cold start: median", 1, "s", 0.3),

@@ -194,18 +194,30 @@ def positions(board) -> dict[str, tuple[int, int]] | None:
     (the board's ``position(space)``, column and row counted from 1 at the top-left, in
     squares), or None when the board has no ``position`` method or no space has one (a pure
     graph, no board). A hex map is not asked (it is drawn as hexes). Spaces off the grid are
-    left out of the dict."""
+    left out of the dict. A board with a ``digest`` (an immutable board) is read once: the
+    dict is shared between calls, so treat it as read-only."""
     from .hexmap import HexMap
 
     where = getattr(board, "position", None)
     if where is None or isinstance(board, HexMap):
         return None
+    key = getattr(board, "digest", None)
+    if key is not None and key in _POSITIONS:
+        return _POSITIONS[key]
     found = {}
     for space in board.spaces():
         at = where(space)
         if at is not None:
             found[board.label(space)] = (int(at[0]), int(at[1]))
+    if key is not None:
+        if len(_POSITIONS) >= 16:
+            _POSITIONS.clear()
+        _POSITIONS[key] = found or None
     return found or None
+
+
+_POSITIONS: dict = {}
+""":func:`positions` by board digest."""
 
 
 def _checked(drawing: Drawing, label: str) -> str:

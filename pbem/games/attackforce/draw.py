@@ -4,7 +4,7 @@ board with positions as a grid) and the SVG map of the HTML report are drawn."""
 
 from __future__ import annotations
 
-from pbem.boards.drawing import Drawing, Piece, Space
+from pbem.boards.drawing import Drawing, Piece, Space, remember_last
 
 from .state import ARCTURAN, EMPIRE, from_view
 
@@ -44,6 +44,7 @@ def _cell(here: list, mark: str) -> str:
     return _short(here[0]) + ("*" if len(here) > 1 else "")
 
 
+@remember_last
 def draw(v: dict) -> Drawing:
     """The Drawing of view ``v`` (pbem.games.attackforce.state.view): each space's cell is its
     marker (a Hull Marker's face as the reader knows it) or the piece in it; the notes list
@@ -53,12 +54,12 @@ def draw(v: dict) -> Drawing:
     for side in (ARCTURAN, EMPIRE):
         for p in s.on_map(side):
             by_space.setdefault(s.pieces[p]["space"], []).append(p)
-    spaces = {}
-    for sp in s.board.spaces():
-        mark, here = _marker(v, s, sp), by_space.get(sp, [])
+    spaces = dict(_plain_spaces(s.board))
+    for sp in set(by_space) | set(s.board.group("hull")) | set(s.wrecks):
+        here = by_space.get(sp, [])
         pieces = tuple(Piece(p, s.name(p), s.pieces[p]["side"]) for p in here)
-        spaces[sp] = Space(s.board.kind(sp), _cell(here, mark), f"{sp} {s.board.kind(sp)}",
-                           pieces)
+        kind = s.board.kind(sp)
+        spaces[sp] = Space(kind, _cell(here, _marker(v, s, sp)), f"{sp} {kind}", pieces)
     notes = []
     for side in (ARCTURAN, EMPIRE):
         on = [f"{p}@{s.pieces[p]['space']}" for p in s.on_map(side)]
@@ -70,6 +71,24 @@ def draw(v: dict) -> Drawing:
                  f"turn {s.turn}, {s.stage}")
     return Drawing(board=s.board, spaces=spaces, fills=FILLS, legend=LEGEND, notes=tuple(notes),
                    text_width=CELL)
+
+
+_PLAIN: dict = {}
+
+
+def _plain_spaces(board) -> dict:
+    """``{space: Space}`` of every space of ``board`` drawn with no piece, no Hull Marker and
+    no Wreck Marker: the same in every view of a game, so made once per board digest."""
+    found = _PLAIN.get(board.digest)
+    if found is None:
+        if len(_PLAIN) >= 16:
+            _PLAIN.clear()
+        found = _PLAIN[board.digest] = {}
+        for sp in board.spaces():
+            kind = board.kind(sp)
+            letter = {"battery": "B", "launcher": "L", "sensor-pod": "S", "ship": "."}.get(kind, "")
+            found[sp] = Space(kind, letter, f"{sp} {kind}", ())
+    return found
 
 
 def _short(piece: str) -> str:
