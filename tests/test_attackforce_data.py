@@ -6,6 +6,8 @@ section name: it has no rule numbers.
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from pbem.boards.graph import GraphBoard
@@ -210,6 +212,74 @@ def test_house_rules_that_do_not_fit_are_refused(house, words):
         load_data(house)
     assert words in str(err.value)
     assert str(err.value).startswith("house rules")
+
+
+def _changed(path: str, value):
+    """A deep copy of data.toml with the entry at the dotted ``path`` set to ``value``."""
+    data = copy.deepcopy(load_data())
+    *parents, last = path.split(".")
+    node = data
+    for key in parents:
+        node = node[key]
+    node[last] = value
+    return data
+
+
+@pytest.mark.parametrize("path, value, message", [
+    ("nonsense", {}, "data.toml: nonsense = '...': unknown section: expected one of pieces, "
+     "attack_table, attack_dice, flights, cups, markers, rules, optional"),
+    ("pieces.dragon", {}, "data.toml: pieces.dragon = '...': unknown kind of piece: expected "
+     "one of eagle, falcon, cobra, korsen, laser, pompom, blaster"),
+    ("pieces.eagle.colour", "red", "data.toml: pieces.eagle.colour = 'red': unknown key: "
+     "expected one of name, side, class, attack, range, target, movement, attacks, count, "
+     "source"),
+    ("pieces.eagle.name", "", "data.toml: pieces.eagle.name = '': expected the printed name"),
+    ("pieces.eagle.side", "empire", "data.toml: pieces.eagle.side = 'empire': expected "
+     "'arcturan'"),
+    ("pieces.laser.class", "fighter", "data.toml: pieces.laser.class = 'fighter': expected "
+     "'battery'"),
+    ("pieces.cobra.target", "F", "data.toml: pieces.cobra.target = 'F': expected a Target "
+     "Rating: A, B, C, D, E"),
+    ("pieces.eagle.movement", 0, "data.toml: pieces.eagle.movement = 0: expected spaces from "
+     "1 to 99"),
+    ("pieces.korsen.count", 2, "data.toml: pieces.korsen.count = 2: expected 1 (Vaj Korsen)"),
+    ("pieces.eagle.source", "  ", "data.toml: pieces.eagle.source = '  ': expected a "
+     "non-empty source"),
+    ("attack_table.target_F", {}, "data.toml: attack_table.target_F = '...': unknown row: "
+     "expected one of target_A, target_B, target_C, target_D, target_E"),
+    ("attack_table.target_A.attacker_A", 100, "data.toml: attack_table.target_A.attacker_A = "
+     "100: expected the number to roll at or under from 0 to 99"),
+    ("attack_dice.sides", 1, "data.toml: attack_dice.sides = 1: expected a whole number from 2 "
+     "to 256"),
+    ("rules.stacking", 1, "data.toml: rules.stacking = 1: expected a table { value = ..., "
+     "source = \"...\" }"),
+    ("flights.purple", {}, "data.toml: flights.purple = '...': unknown Flight: expected one of "
+     "red, blue, green, yellow"),
+    ("cups.battery.drawn", 13, "data.toml: cups.battery = 20: expected drawn + set_aside = 21 "
+     "(How to Set Up 4)"),
+    ("cups.fighter.pieces", 20, "data.toml: cups.fighter.pieces = 20: expected the 21 Cobras "
+     "and Vaj Korsen (How to Set Up 3)"),
+    ("markers.hull.explosion", 2, "data.toml: markers.hull.explosion = 2: expected 1 (The "
+     "Playing Pieces)"),
+    ("markers.hull.blank", 7, "data.toml: markers.hull.blank = 7: expected one blank Hull "
+     "Marker per Hull Space"),
+    ("markers.wreck.count", 3, "data.toml: markers.wreck.count = 3: expected at least 5: one "
+     "for each Launcher and the Sensor Pod"),
+    ("optional.launchers.default", "no", "data.toml: optional.launchers.default = 'no': "
+     "expected true or false"),
+])
+def test_data_errors_name_the_file_path_value_and_expectation(path, value, message):
+    with pytest.raises(DataError) as err:
+        check_data(_changed(path, value))
+    assert str(err.value).startswith(message)
+
+
+def test_flights_stand_in_their_printed_order():
+    data = load_data()
+    flights = _changed("flights", {c: data["flights"][c] for c in reversed(FLIGHTS)})
+    with pytest.raises(DataError, match=r"^house rules: flights = \['yellow', 'green', 'blue', "
+                       r"'red'\]: expected the four Flights red, blue, green, yellow$"):
+        check_data(flights, "house rules")
 
 
 # -- the board ------------------------------------------------------------------------------

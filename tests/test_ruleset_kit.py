@@ -10,8 +10,7 @@ import pytest
 from pbem.engine import registry
 from pbem.engine.ruleset import OptionSpec, RoleSpec, Ruleset
 
-REQUIRED = {"setup", "window", "parse", "check", "resolve", "view", "outcome", "dump", "load",
-            "template"}
+REQUIRED = {"setup", "window", "parse", "check", "resolve", "view", "dump", "load", "template"}
 
 
 def test_the_abstract_methods_are_the_ones_a_game_must_write():

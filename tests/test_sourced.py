@@ -55,7 +55,7 @@ def test_a_bare_value_replaces_value_and_is_marked_house_rules():
 def test_a_table_replaces_the_columns_it_names_keeping_a_given_source():
     data = merged({"units": {"soldier": {"count": 12, "source": "errata 1982"}}})
     assert data["units"]["soldier"]["count"] == 12
-    assert data["units"]["soldier"]["source"] == "errata 1982"
+    assert data["units"]["soldier"]["source"] == "house rules: errata 1982"
     assert data["units"]["soldier"]["attack"] == 3
     data = merged({"people": {"land_capacity": {"value": 5}}})
     assert data["people"]["land_capacity"] == {"value": 5, "source": HOUSE_SOURCE}
@@ -72,7 +72,7 @@ def test_per_value_sources_mark_only_the_value_changed():
     assert row["source"] == "stand-in: x"
     row = merged({"units": {"soldier": {"attack": 4, "sources": {"attack": "errata"}}}},
                  rules)["units"]["soldier"]
-    assert row["sources"]["attack"] == "errata" and row["sources"]["defense"] == "rulebook 3.2"
+    assert row["sources"]["attack"] == "house rules: errata" and row["sources"]["defense"] == "rulebook 3.2"
     # a column without a per-value source (count) marks the row: never a silent change
     row = merged({"units": {"soldier": {"count": 10}}}, rules)["units"]["soldier"]
     assert row["source"] == HOUSE_SOURCE
@@ -84,7 +84,7 @@ def test_keyed_rows_replace_only_the_rows_they_name():
                                    {"die": 0, "results": ["NE", "NE"], "source": "mine"}]}},
                  rules)["crt"]
     assert [r["die"] for r in crt["rows"]] == [0, 1, 2]
-    assert [r["source"] for r in crt["rows"]] == ["mine", "rulebook 7.71", HOUSE_SOURCE]
+    assert [r["source"] for r in crt["rows"]] == ["house rules: mine", "rulebook 7.71", HOUSE_SOURCE]
     assert crt["source"] == "rulebook 7.71"  # the rows carry their own sources
     with pytest.raises(DataError, match=r"^house rules: crt.rows = \[\{'results': \[\]\}\]: "
                                         r"expected a list of rows, each with its 'die'"):
@@ -134,6 +134,19 @@ def test_walk_yields_every_sourced_entry_with_its_path_values_and_source():
     assert walked[3].values == {"defense": 3} and walked[3].source == "rulebook 3.2"
     assert walked[4].values == {"columns": ["1-1", "2-1"]}
     assert sourced.show_values(walked[0].values) == "value = 3"
+
+
+def test_show_entry_and_source_of():
+    walked = list(walk_sources(BASE))
+    assert sourced.show_entry(walked[0]) == "people.land_capacity: value = 3 (rulebook Contents)"
+    assert sourced.show_entry(walked[2], lambda v: f"<{v}>") == (
+        "units.soldier: attack = <3>, count = <16> (stand-in: x)")
+    assert sourced.show_entry(sourced.Sourced("crt.rows[0].5", {}, "errata")) == (
+        "crt.rows[0].5: errata")
+    soldier = BASE["units"]["soldier"]
+    assert sourced.source_of(soldier, "defense") == "rulebook 3.2"
+    assert sourced.source_of(soldier, "attack") == "stand-in: x"
+    assert sourced.source_of({"die": 1}, "1-1", "rulebook 7.71") == "rulebook 7.71"
 
 
 def test_walk_finds_every_stand_in_of_both_games():
@@ -217,6 +230,10 @@ def test_table_missing_message_and_delegate_errors():
      "expected distinct kinds"),
     (sourced.list_of(sourced.whole(0), "2 numbers", least=2, most=2), [0, 1], [0],
      "expected 2 numbers"),
+    (sourced.described(sourced.one_of(("A", "B")), "an Attack Rating: A, B"), "B", "D",
+     "expected an Attack Rating: A, B"),
+    (sourced.described(sourced.equals(0), "0: a Battery has no Movement Rating"), 0, False,
+     "expected 0: a Battery has no Movement Rating"),
 ])
 def test_checkers(checker, good, bad, why):
     assert checker(good) is None
@@ -266,3 +283,22 @@ def test_a_ruleset_with_a_schema_checks_its_data_by_default():
         tiny.load_data({"x": 1})
     with pytest.raises(DataError, match=r"^data.toml: x = 1: unknown key: expected one of nothing$"):
         tiny.check_data({"x": 1}, "data.toml")
+
+
+def test_a_house_rule_with_its_own_source_is_still_marked_as_a_house_rule():
+    """A bug found by a referee's trial: `[pieces.laser] range = 5, source = "club rule"` was
+    missing from the setup report's list of house rules in force, which keeps only sources
+    marked stand-in or house rules. The merge now keeps the referee's words after the mark."""
+    data = {"pieces": {"laser": {"range": 6, "source": "stand-in: a guess"}},
+            "rules": {"limit": {"value": 20, "source": "rulebook"}}}
+    sourced.merge_house_rules(data, {"pieces": {"laser": {"range": 5, "source": "club rule"}},
+                                     "rules": {"limit": 3}})
+    assert data["pieces"]["laser"]["source"] == "house rules: club rule"
+    assert data["rules"]["limit"]["source"] == "house rules"
+    assert all(sourced.in_force(e.source) for e in sourced.walk_sources(data))
+    assert not sourced.in_force("rulebook How to Attack")
+
+
+def test_booleans_are_shown_as_the_data_file_writes_them():
+    assert sourced.show_values({"default": False, "on": True, "n": 3}) == \
+        "default = false, on = true, n = 3"

@@ -180,9 +180,8 @@ class Ruleset(abc.ABC):
         for key, spec in self.options().items():
             if spec.source.startswith("stand-in"):
                 out.append(f"Option {key}={options.get(key, spec.default)} ({spec.source}).")
-        out.extend(f"{path}: {shown} ({src})" if shown else f"{path}: {src}"
-                   for path, shown, src in _sourced(data)
-                   if "stand-in" in src or src == HOUSE_SOURCE)
+        out.extend(sourced.show_entry(e) for e in sourced.walk_sources(data)
+                   if sourced.in_force(e.source))
         return out
 
     # -- play -------------------------------------------------------------------------------
@@ -238,9 +237,11 @@ class Ruleset(abc.ABC):
         fail loudly, not guess); what the end of the game reveals must be in the public part.
         Does not change ``state``."""
 
-    @abc.abstractmethod
     def outcome(self, state: Any) -> Outcome | None:
-        """Scores, winners and the reason once the game is over; None while it runs."""
+        """Scores, winners and the reason once the game is over; None while it runs. Default:
+        the state's ``outcome`` attribute, ``{"scores", "winners", "reason"}`` (JSON values) or
+        None while the game runs (:meth:`Outcome.from_json`)."""
+        return Outcome.from_json(getattr(state, "outcome", None))
 
     @abc.abstractmethod
     def dump(self, state: Any) -> Parts:
@@ -266,8 +267,7 @@ class Ruleset(abc.ABC):
         typed values in force; defaults when None). Default: one line per sourced data entry,
         then the options."""
         out = [f"{self.title}: the rules tables", ""]
-        out.extend(f"{path}: {shown} ({src})" if shown else f"{path}: {src}"
-                   for path, shown, src in _sourced(data))
+        out.extend(sourced.show_entry(e) for e in sourced.walk_sources(data))
         specs = self.options()
         if specs:
             out += ["", "Options (chosen when the game is created: --option KEY=VALUE)"]
@@ -322,10 +322,3 @@ class Ruleset(abc.ABC):
 
         return random_orders(self.propose, view, window, role, rng)
 
-
-def _sourced(data: Any):
-    """``(path, shown values, source)`` for every sourced entry of ``data`` in file order
-    (:func:`pbem.engine.sourced.walk_sources`; the values other than ``source`` written
-    ``k = v``)."""
-    for entry in sourced.walk_sources(data):
-        yield entry.path, sourced.show_values(entry.values), entry.source

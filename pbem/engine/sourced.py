@@ -6,14 +6,17 @@ A game's ``data.toml`` holds every table and counter value with a ``source`` (``
 
 - :class:`DataError` and :data:`HOUSE_SOURCE`;
 - :func:`merge_house_rules`: a referee's ``--house-rules`` table deep-merged over the data, every
-  entry it changes marked ``house rules`` unless it gives its own source; :class:`MergeRules`
+  entry it changes marked ``house rules`` (followed by its own source when it gives one,
+  :func:`house_source`; :func:`in_force` finds them for the setup report); :class:`MergeRules`
   declares what a game's data allows beyond that (rows a house rule may add, lists of rows
   merged by a key column, per-value ``sources``);
 - :func:`walk_sources`: every sourced entry as ``(path, values, source)``, for ``pbem rules``
-  and the stand-ins of the setup report;
+  and the stand-ins of the setup report (:func:`show_entry` writes one on a line;
+  :func:`source_of` gives one column's source);
 - declarative checks: a schema (:class:`Table`, :class:`Row`, :class:`Value`,
   :class:`Delegate`) of checkers (:func:`whole`, :func:`text`, :func:`boolean`,
-  :func:`list_of`, :func:`one_of`, :func:`equals`) run by :func:`check`, whose errors name the
+  :func:`list_of`, :func:`one_of`, :func:`equals`, and :func:`described` to word a checker's
+  expectation in the game's terms) run by :func:`check`, whose errors name the
   origin (``data.toml`` or ``house rules``), the key path, the value found and what was
   expected: ``house rules: people.land_capacity.value = 0: expected a whole number at least 1``;
 - :func:`load_sourced`: read, check, merge, check again.
@@ -31,10 +34,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Collection, Iterator, Mapping, NamedTuple, Sequence, Union
 
 __all__ = [
-    "HOUSE_SOURCE", "DataError", "data_error", "is_whole",
+    "HOUSE_SOURCE", "DataError", "data_error", "house_source", "in_force", "is_whole",
     "MergeRules", "merge_house_rules", "load_sourced",
-    "Sourced", "walk_sources", "show_values",
-    "Check", "whole", "text", "boolean", "one_of", "equals", "list_of",
+    "Sourced", "walk_sources", "show_value", "show_values", "show_entry", "source_of",
+    "Check", "whole", "text", "boolean", "one_of", "equals", "list_of", "described",
     "Value", "Row", "Table", "Delegate", "Schema", "check",
 ]
 
@@ -104,14 +107,32 @@ PLAIN = MergeRules()
 """The common merge, with nothing more allowed."""
 
 
+def house_source(own: Any) -> Any:
+    """The source of an entry a house rule changed: :data:`HOUSE_SOURCE`, or with the house
+    rule's own source after it (``"house rules: club rule"``), so that the setup report's
+    list of what is in force (:func:`in_force`) still finds it. A value that is not text is
+    left for the data check to refuse."""
+    if own is None:
+        return HOUSE_SOURCE
+    if not isinstance(own, str) or own.startswith(HOUSE_SOURCE):
+        return own
+    return f"{HOUSE_SOURCE}: {own}"
+
+
+def in_force(source: str) -> bool:
+    """True for a source the setup report lists among the stand-ins and house rules in force:
+    a ``stand-in`` or a house rule (:func:`house_source`)."""
+    return "stand-in" in source or source.startswith(HOUSE_SOURCE)
+
+
 def merge_house_rules(data: dict, house: Any, rules: MergeRules = PLAIN, path: str = "") -> None:
     """Merge the house-rules table ``house`` into ``data`` in place (``path``: the dotted key of
     ``data`` within the whole table, "" at the top).
 
     A bare value replaces an entry's ``value``; a table replaces the columns it names (a column
     holding entries of its own, such as a table of results, is merged the same way, and
-    ``sources`` is updated key by key); an entry changed without its own ``source`` gets the
-    source :data:`HOUSE_SOURCE`. ``rules`` (:class:`MergeRules`) adds what a game allows more.
+    ``sources`` is updated key by key); an entry changed gets the source :data:`HOUSE_SOURCE`,
+    followed by its own ``source`` when the house rule gives one (:func:`house_source`). ``rules`` (:class:`MergeRules`) adds what a game allows more.
     Raises :class:`DataError` (origin ``house rules``) for an unknown key, for a table where
     the data holds a value, and for a bare value where it holds a row."""
     if not isinstance(house, dict):
@@ -145,7 +166,7 @@ def _merge_entry(entry: dict, value: Any, rules: MergeRules, where: str, open_ro
     for column, v in value.items():
         at = f"{where}.{column}"
         if column == "source":
-            entry["source"] = v
+            entry["source"] = house_source(v)
             continue
         if column not in entry and not open_row:
             raise DataError(f"house rules: unknown key {at!r}: expected one of "
@@ -154,7 +175,7 @@ def _merge_entry(entry: dict, value: Any, rules: MergeRules, where: str, open_ro
         if at in rules.keyed_lists:
             entry[column] = _merge_keyed(old, v, at, rules.keyed_lists[at])
         elif column == "sources" and isinstance(old, dict) and isinstance(v, dict):
-            old.update(v)
+            old.update({k: house_source(x) for k, x in v.items()})
         elif isinstance(old, dict) and _holds_sources(old):
             merge_house_rules(old, v, rules, at)
         else:
@@ -179,7 +200,7 @@ def _merge_keyed(rows: Any, house: Any, where: str, key: str) -> list:
     by_key = {r.get(key): r for r in (rows if isinstance(rows, list) else [])
               if isinstance(r, dict)}
     for r in house:
-        by_key[r[key]] = dict(r, source=r.get("source", HOUSE_SOURCE))
+        by_key[r[key]] = dict(r, source=house_source(r.get("source")))
     return [by_key[k] for k in sorted(
         by_key, key=lambda k: (0, k, "") if is_whole(k) else (1, 0, str(k)))]
 
@@ -222,10 +243,32 @@ def walk_sources(data: Any, path: str = "") -> Iterator[Sourced]:
             yield from walk_sources(v, f"{path}[{i}]")
 
 
-def show_values(values: Mapping, show: Callable[[Any], str] = str) -> str:
+def show_value(value: Any) -> str:
+    """A value as the data file writes it: ``true``/``false`` for a boolean (TOML, not
+    Python's ``True``), ``str`` of anything else."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def show_values(values: Mapping, show: Callable[[Any], str] = show_value) -> str:
     """``values`` written ``k = v, k = v`` (``show`` writes a value), as ``pbem rules`` and the
     stand-ins list an entry."""
     return ", ".join(f"{k} = {show(v)}" for k, v in values.items())
+
+
+def show_entry(entry: Sourced, show: Callable[[Any], str] = show_value) -> str:
+    """``entry`` on one line, as ``pbem rules`` and the stand-ins list it: ``path: k = v, k =
+    v (source)``, or ``path: source`` for an entry without values (``show`` writes a value)."""
+    shown = show_values(entry.values, show)
+    return f"{entry.path}: {shown} ({entry.source})" if shown else f"{entry.path}: {entry.source}"
+
+
+def source_of(row: Mapping, column: str, default: str | None = None) -> str | None:
+    """The source of one ``column`` of a row: its own in the row's ``sources`` table, else the
+    row's ``source``, else ``default`` (a CRT row without a source: the table's)."""
+    own = row.get("sources") or {}
+    return own[column] if column in own else row.get("source", default)
 
 
 # -- checkers ---------------------------------------------------------------------------------
@@ -286,6 +329,13 @@ def list_of(item: Check, what: str, least: int = 1, most: int | None = None,
             ok = len({repr(x) for x in v}) == len(v)
         return None if ok else f"expected {what}"
     return check_list
+
+
+def described(item: Check, what: str) -> Check:
+    """``item`` with its expectation worded ``expected {what}``, in the rulebook's terms:
+    ``described(one_of("ABC"), "an Attack Rating: A, B, C")``, ``described(equals(0), "0: a
+    Battery has no Movement Rating")``."""
+    return lambda v: None if item(v) is None else f"expected {what}"
 
 
 # -- schema -----------------------------------------------------------------------------------

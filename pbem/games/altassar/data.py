@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pbem.boards.counters import CounterType, StackingRule
 from pbem.combat import CombatTable
 from pbem.engine import sourced
+from pbem.engine.ruleset import OptionSpec
 from pbem.engine.sourced import HOUSE_SOURCE, DataError  # noqa: F401 (this module's API)
 from pbem.resources import package_text
 
@@ -85,6 +86,23 @@ SCHEMA = sourced.Table({
 """The shape of ``data.toml`` (:mod:`pbem.engine.sourced`): a counter row per kind of 3.2, a
 Terrain Effects Chart row per terrain of 5.31, the CRT (:class:`~pbem.combat.CombatTable`), the
 stacking rule (:class:`~pbem.boards.counters.StackingRule`) and the numbers of the rules."""
+
+OPTIONS = {
+    "attrition": OptionSpec(
+        "standard", ("standard", "alternate", "both"),
+        "standard: the Spikus lose a soldier each turn from turn 8 (11.0); alternate: instead, "
+        "each player rolls two dice before his Movement Phase and loses a unit on 12 (21.1 "
+        "Alternate Attrition Rules); both: the two together",
+        "rulebook 11.0, 21.1 (optional)", str),
+    "escort": OptionSpec(
+        "no", ("no", "yes"),
+        "yes: Spikus soldiers may escort stunned prisoners to the prison, one each, and escorted "
+        "prisoners may try to escape (21.1 Escorting Prisoners)",
+        "rulebook 21.1 (optional)", str),
+}
+"""The options of a game (``--option KEY=VALUE``), name ->
+:class:`~pbem.engine.ruleset.OptionSpec`: the ruleset's ``option_table``, listed by ``pbem rules``
+(:func:`.texts.rules_text`)."""
 
 HOUSE_RULES = sourced.MergeRules(keyed_lists={"crt.rows": "die"}, value_sources=VALUES)
 """House-rule CRT rows replace the rows with the same ``die`` (and add new ones); a changed

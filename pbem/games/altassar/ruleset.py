@@ -8,25 +8,11 @@ Game design by mail: README.md in this package. Rulebook: "Escape from Altassar"
 from __future__ import annotations
 
 from pbem.boards.hexmap import HexMap
-from pbem.engine.ruleset import Chance, OptionSpec, Outcome, RoleSpec, Ruleset
+from pbem.engine.ruleset import Chance, Outcome, RoleSpec, Ruleset
 
 from . import bots, checking, maps, orders, state, texts, turns
-from .data import HOUSE_RULES
+from .data import HOUSE_RULES, OPTIONS
 from .data import check_data as _check_data
-
-OPTIONS = {
-    "attrition": OptionSpec(
-        "standard", ("standard", "alternate", "both"),
-        "standard: the Spikus lose a soldier each turn from turn 8 (11.0); alternate: instead, "
-        "each player rolls two dice before his Movement Phase and loses a unit on 12 (21.1 "
-        "Alternate Attrition Rules); both: the two together",
-        "rulebook 11.0, 21.1 (optional)", str),
-    "escort": OptionSpec(
-        "no", ("no", "yes"),
-        "yes: Spikus soldiers may escort stunned prisoners to the prison, one each, and escorted "
-        "prisoners may try to escape (21.1 Escorting Prisoners)",
-        "rulebook 21.1 (optional)", str),
-}
 
 
 class AltassarRuleset(Ruleset):
@@ -51,17 +37,13 @@ class AltassarRuleset(Ruleset):
         return RoleSpec(self.role_names, fixed=True)
 
     # data: the Ruleset defaults (``data.toml`` read, house rules merged, checked) with this
-    # game's merge rules (CRT rows merged by die, counter values marked in their row's ``sources``) and checks: pbem.engine.sourced.
+    # game's merge rules (CRT rows merged by die, counter values marked in their row's
+    # ``sources``) and checks: pbem.engine.sourced.
     data_merge = HOUSE_RULES
 
-    def check_data(self, table: dict, origin: str) -> None:
-        """Raise :class:`~pbem.engine.sourced.DataError` unless ``table`` fits the game
-        (:func:`pbem.games.altassar.data.check_data`: the schema and the cross-checks)."""
-        _check_data(table, origin)
+    check_data = staticmethod(_check_data)  # the schema and the cross-checks
 
-    def check_map(self, hexmap: HexMap, data: dict) -> None:
-        """Raise ``MapError`` unless ``hexmap`` fits the game (terrains, prison, exit edge)."""
-        maps.check_map(hexmap, data)
+    check_map = staticmethod(maps.check_map)  # terrains, prison, exit edge
 
     stand_ins = staticmethod(texts.stand_ins)
 
@@ -86,10 +68,6 @@ class AltassarRuleset(Ruleset):
 
     view = staticmethod(state.view)
 
-    def outcome(self, s) -> Outcome | None:
-        """Victory points and the winner (20.0) once the game is over."""
-        return Outcome.from_json(s.outcome)
-
     dump = staticmethod(state.dump)
 
     load = staticmethod(state.load)
@@ -97,9 +75,7 @@ class AltassarRuleset(Ruleset):
     # -- texts ------------------------------------------------------------------------------
     template = staticmethod(texts.template)
 
-    def rules_text(self, data: dict, options: dict | None = None) -> str:
-        """The Terrain Effects Chart, the CRT and every value with its source."""
-        return texts.rules_text(data, options or {}, OPTIONS)
+    rules_text = staticmethod(texts.rules_text)
 
     def draw(self, v: dict):
         """How the view ``v`` looks on the mapsheet (a :class:`pbem.boards.drawing.Drawing`),

@@ -4,18 +4,18 @@ and the order template of each window (the map is drawn by :mod:`.draw`)."""
 from __future__ import annotations
 
 from pbem.combat import CombatTable, format_table
+from pbem.engine.sourced import source_of, walk_sources
 
-from .data import CONFEDERATION_KINDS, SPIKUS_KINDS, VALUES
+from .data import CONFEDERATION_KINDS, OPTIONS, SPIKUS_KINDS, VALUES
 from .state import CONFEDERATION, SPIKUS
 
 
-def _source(row: dict, name: str) -> str:
-    return (row.get("sources") or {}).get(name, row["source"])
-
-
-def rules_text(data: dict, options: dict, specs: dict) -> str:
+def rules_text(data: dict, options: dict | None = None, specs: dict = OPTIONS) -> str:
     """Every table with every cell's source: the Terrain Effects Chart (5.31), the Combat
-    Results Table (7.71), the counters, the rule numbers and victory points, the options."""
+    Results Table (7.71), the counters, the rule numbers and victory points, the options in
+    force (``options``: typed values, defaults when None; ``specs``: name -> OptionSpec), for
+    ``pbem rules altassar`` (the ruleset's ``rules_text``)."""
+    options = options or {}
     out = ["Escape from Altassar: tables and values in force, each with its source.", ""]
     out.append("TERRAIN EFFECTS CHART (5.31, 7.52, 9.0)")
     out.append(f"  {'terrain':<12} {'MP':>3}  {'combat shift':<14} {'evasion':<8} source")
@@ -47,31 +47,33 @@ def rules_text(data: dict, options: dict, specs: dict) -> str:
     out += ["", "OPTIONS (pbem game new --option KEY=VALUE)"]
     for key, spec in specs.items():
         now = options.get(key, spec.default)
-        out.append(f"  {key}={now}  ({'|'.join(map(str, spec.choices))}) {spec.help}; {spec.source}")
+        out.append(f"  {key}={now}  ({'|'.join(map(str, spec.choices))}) {spec.help}; "
+                   f"{spec.source}")
     return "\n".join(out) + "\n"
 
 
 def stand_ins(data: dict, options: dict, hexmap) -> list:
-    """One line per stand-in or house rule in force, for every setup report."""
+    """One line per stand-in or house rule in force, for every setup report: the map, each
+    counter value and CRT cell by its own source (:func:`pbem.engine.sourced.source_of`), the
+    rule numbers, victory points and terrain rows by the kit's walk, the stacking rule."""
     lines = []
     if hexmap.stand_in:
         lines.append(f"map: {hexmap.name} ({hexmap.source})")
     for kind, row in data["units"].items():
         for v in ("count",) + VALUES:
-            src = _source(row, v) if v != "count" else row["source"]
+            src = source_of(row, v) if v != "count" else row["source"]
             if src.startswith("stand-in") or src.startswith("house"):
                 lines.append(f"units.{kind}.{v} = {row[v]}: {src}")
     for row in data["crt"]["rows"]:
         for i, col in enumerate(data["crt"]["columns"]):
-            src = (row.get("sources") or {}).get(col, row.get("source", data["crt"]["source"]))
+            src = source_of(row, col, data["crt"]["source"])
             if src.startswith("stand-in") or src.startswith("house"):
                 lines.append(f"crt die {row['die']} {col} = {row['results'][i]}: {src}")
     for section in ("rules", "victory", "terrain"):
-        for key, e in data[section].items():
-            src = e["source"]
-            if src.startswith("stand-in") or src.startswith("house") or src.startswith("derived"):
-                val = e.get("value", e.get("cost"))
-                lines.append(f"{section}.{key} = {str(val).lower()}: {src}")
+        for e in walk_sources(data[section], section):
+            if e.source.startswith(("stand-in", "house", "derived")):
+                val = e.values.get("value", e.values.get("cost"))
+                lines.append(f"{e.path} = {str(val).lower()}: {e.source}")
     src = data["stacking"]["source"]
     if "derived" in src or src.startswith("house"):
         lines.append(f"stacking: {src}")

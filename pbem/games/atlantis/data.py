@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.engine import sourced
+from pbem.engine.ruleset import OptionSpec
 from pbem.engine.sourced import HOUSE_SOURCE, DataError  # noqa: F401 (this module's API)
 from pbem.resources import package_text
 
@@ -89,11 +90,33 @@ SCHEMA = sourced.Table({
         {kind: sourced.Row({"max_move": sourced.whole(0), "pieces": sourced.whole(0, 99)})
          for kind in CREATURE_KINDS}, what="creature"),
     "manifest": sourced.Table(rows=sourced.Row(
-        {}, other=sourced.whole(0), shape="a table of counts per tile kind and a source"), names=SYMBOLS,
-                              what="symbol"),
+        {}, other=sourced.whole(0), shape="a table of counts per tile kind and a source"),
+        names=SYMBOLS, what="symbol"),
 }, what="section")
 """The shape of ``data.toml`` (:mod:`pbem.engine.sourced`): scalar entries ``{ value, source }``
 per section, one row per creature kind, manifest rows of counts per tile kind."""
+
+OPTIONS = {
+    "ships": OptionSpec(
+        1, (1, 2, 3), "ships each player places at the start",
+        "stand-in: Preparing to Play 3 reads 'Each player places one ship'; Contents lists 12 "
+        "ships for up to 4 players", int),
+    "volcano": OptionSpec(
+        "ends", ("ends", "vortex", "none"),
+        "what the Volcano tile does when sunk: ends the game, acts as a vortex, or nothing",
+        "stand-in: Symbols Under Tiles lists the Volcano without saying what it does; End of "
+        "game: 'the volcano explodes and kills them all'", str),
+    "end": OptionSpec(
+        "all", ("all", "first"),
+        "all: the game ends when every living person is safe; first: as soon as one player has "
+        "every surviving person safe",
+        "End of game: 'if all players have brought their live people to safety'; Game "
+        "Objective: 'as soon as someone succeeds to get all his surviving villagers in "
+        "security'", str),
+}
+"""The options of a game (``--option KEY=VALUE``), name ->
+:class:`~pbem.engine.ruleset.OptionSpec`: the ruleset's ``option_table``, listed by ``pbem rules``
+(:func:`.texts.rules_text`)."""
 
 HOUSE_RULES = sourced.MergeRules(open_tables={"manifest": SYMBOLS})
 """House rules may add a manifest row for any symbol, and count any tile kind in a row."""

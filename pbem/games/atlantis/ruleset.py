@@ -8,30 +8,11 @@ using many rules from Survive" (shared/seeds/004_f1afad92cc456acf.txt), cited by
 from __future__ import annotations
 
 from pbem.boards.hexmap import HexMap
-from pbem.engine.ruleset import Chance, OptionSpec, Outcome, Resolution, RoleSpec, Ruleset
+from pbem.engine.ruleset import Chance, Outcome, Resolution, RoleSpec, Ruleset
 
 from . import bots, maps, orders, placement, state, texts, windows
-from .data import HOUSE_RULES
+from .data import HOUSE_RULES, OPTIONS
 from .data import check_data as _check_data
-
-OPTIONS = {
-    "ships": OptionSpec(
-        1, (1, 2, 3), "ships each player places at the start",
-        "stand-in: Preparing to Play 3 reads 'Each player places one ship'; Contents lists 12 "
-        "ships for up to 4 players", int),
-    "volcano": OptionSpec(
-        "ends", ("ends", "vortex", "none"),
-        "what the Volcano tile does when sunk: ends the game, acts as a vortex, or nothing",
-        "stand-in: Symbols Under Tiles lists the Volcano without saying what it does; End of "
-        "game: 'the volcano explodes and kills them all'", str),
-    "end": OptionSpec(
-        "all", ("all", "first"),
-        "all: the game ends when every living person is safe; first: as soon as one player has "
-        "every surviving person safe",
-        "End of game: 'if all players have brought their live people to safety'; Game "
-        "Objective: 'as soon as someone succeeds to get all his surviving villagers in "
-        "security'", str),
-}
 
 
 class AtlantisRuleset(Ruleset):
@@ -61,14 +42,9 @@ class AtlantisRuleset(Ruleset):
     # game's merge rules (may add manifest rows) and checks: pbem.engine.sourced.
     data_merge = HOUSE_RULES
 
-    def check_data(self, table: dict, origin: str) -> None:
-        """Raise :class:`~pbem.engine.sourced.DataError` unless ``table`` fits the game
-        (:func:`pbem.games.atlantis.data.check_data`: the schema and the cross-checks)."""
-        _check_data(table, origin)
+    check_data = staticmethod(_check_data)  # the schema and the cross-checks
 
-    def check_map(self, hexmap: HexMap, data: dict) -> None:
-        """Raise ``MapError`` unless ``hexmap`` fits the game (37 island hexes, 7 centre...)."""
-        maps.check_map(hexmap, data)
+    check_map = staticmethod(maps.check_map)  # 37 island hexes, 7 centre...
 
     stand_ins = staticmethod(texts.stand_ins)
 
@@ -108,10 +84,6 @@ class AtlantisRuleset(Ruleset):
 
     view = staticmethod(state.view)
 
-    def outcome(self, s) -> Outcome | None:
-        """Scores, winners (equal highest share) and the reason, once the game is over."""
-        return Outcome.from_json(s.outcome)
-
     dump = staticmethod(state.dump)
 
     load = staticmethod(state.load)
@@ -119,9 +91,7 @@ class AtlantisRuleset(Ruleset):
     # -- texts ------------------------------------------------------------------------------
     template = staticmethod(texts.template)
 
-    def rules_text(self, data: dict, options: dict | None = None) -> str:
-        """Every table with its source, and the options, for ``pbem rules atlantis``."""
-        return texts.rules_text(data, options or {}, OPTIONS)
+    rules_text = staticmethod(texts.rules_text)
 
     def draw(self, v: dict):
         """How the view ``v`` looks on the board (a :class:`pbem.boards.drawing.Drawing`), for

@@ -8,8 +8,9 @@ data, never from hidden facts.
 from __future__ import annotations
 
 from pbem.boards.hexgrid import label_key
+from pbem.engine.sourced import in_force, show_entry, walk_sources
 
-from .data import CREATURE_KINDS, DIVES, KILLS, SYMBOL_NAMES, SYMBOLS, Rules
+from .data import CREATURE_KINDS, DIVES, KILLS, OPTIONS, SYMBOL_NAMES, SYMBOLS, Rules
 from .state import State, id_key, piece_kind
 
 RULEBOOK = ("A. J. Merritt, 'Escape from Atlantis using many rules from Survive' "
@@ -18,9 +19,11 @@ RULEBOOK = ("A. J. Merritt, 'Escape from Atlantis using many rules from Survive'
 
 # -- rules and stand-ins ------------------------------------------------------------------------
 
-def rules_text(data: dict, options: dict, option_specs: dict) -> str:
-    """Every table of the data file with its source, and the options (for ``pbem rules
-    atlantis``)."""
+def rules_text(data: dict, options: dict | None = None, option_specs: dict = OPTIONS) -> str:
+    """Every table of the data file with its source, and the options in force (``options``:
+    typed values, defaults when None; ``option_specs``: name -> OptionSpec), for ``pbem rules
+    atlantis`` (the ruleset's ``rules_text``)."""
+    options = options or {}
     rules = Rules.from_data(data)
     out = ["Escape from Atlantis (Survive variant): the rules tables",
            f"Rulebook: {RULEBOOK}.", ""]
@@ -34,9 +37,9 @@ def rules_text(data: dict, options: dict, option_specs: dict) -> str:
     for section, title in (("people", "People"), ("ships", "Ships"),
                            ("movement", "Movement"), ("setup", "Setup"), ("tiles", "Tiles")):
         out.append(title)
-        for key, entry in data[section].items():
-            out.append(f"  {section}.{key} = {_show(entry['value'])}")
-            out.append(f"      source: {entry['source']}")
+        for entry in walk_sources(data[section], section):
+            out.append(f"  {entry.path} = {_show(entry.values['value'])}")
+            out.append(f"      source: {entry.source}")
         out.append("")
     out.append("Creatures: max move (sea spaces), pieces in the box")
     for kind in CREATURE_KINDS:
@@ -82,7 +85,9 @@ def _show(value) -> str:
 
 def stand_ins(data: dict, options: dict, hexmap) -> list:
     """One line per stand-in or gap treatment in force, with the values in force, for the
-    setup report (house-rules entries included, so players see the values that apply)."""
+    setup report (house-rules entries included, so players see the values that apply): the
+    map, the rules the game fills in, then every data entry whose source is a stand-in or the
+    house rules (:func:`pbem.engine.sourced.walk_sources`)."""
     out = []
     if hexmap.stand_in:
         out.append(f"Map: {hexmap.name}: {hexmap.map_source}")
@@ -99,20 +104,8 @@ def stand_ins(data: dict, options: dict, hexmap) -> list:
                "Preparing to Play 2-4); each player says which value goes where (people "
                "HEX=VALUE), values not placed so are dealt by the hidden dice; after placement "
                "a player sees a value only when moving that person (Preparing to Play 2).")
-
-    def walk(node, path):
-        if isinstance(node, dict) and "source" in node:
-            src = node["source"]
-            if "stand-in" in src or src == "house rules":
-                values = {k: v for k, v in node.items() if k != "source"}
-                shown = ", ".join(f"{k} = {_show(v)}" for k, v in values.items())
-                out.append(f"{path}: {shown} ({src})" if shown else f"{path}: {src}")
-            return
-        if isinstance(node, dict):
-            for k, v in node.items():
-                walk(v, f"{path}.{k}" if path else k)
-
-    walk(data, "")
+    out.extend(show_entry(entry, _show) for entry in walk_sources(data)
+               if in_force(entry.source))
     return out
 
 
