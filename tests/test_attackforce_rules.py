@@ -423,7 +423,7 @@ def test_look_or_launch_never_both():
     s, _ = new_game()
     position(s, "empire", 1)
     problems, _res = play(s, EMPIRE, "look h1 h2 h3\nlaunch")
-    assert len(problems) == 1 and "not both" in problems[0]
+    assert len(problems) == 1 and "never both" in problems[0] and "line 1" in problems[0]
     assert s.cup == {"cobra": 20, "korsen": 1}
 
 
@@ -482,9 +482,16 @@ def test_step_3_skipped_when_neither_is_possible():
     s, _ = new_game()
     position(s, "empire", 1, c1="52", c2="57", c3="112", c4="117")
     s.hull = {h: "blank" for h in HULLS}
-    assert rs.window(s).verbs[EMPIRE] == ["move", "attack", "fire", "tunnel"]
+    template = rs.template(s, EMPIRE)
+    assert "look HULL" not in template and "launch [" not in template
+    assert "step 3 is skipped" in template
     problems, res = play(s, EMPIRE, "")
     assert problems == [] and res.events == []
+    s, _ = new_game()
+    position(s, "empire", 1, c1="52", c2="57", c3="112", c4="117")
+    s.hull = {h: "blank" for h in HULLS}
+    problems, res = play(s, EMPIRE, "look h1 h2 h3")  # answered with why, not as unknown
+    assert "step 3 is skipped" in problems[0]
 
 
 def test_empire_nmr_looks_at_the_lowest_numbered_markers():
@@ -536,6 +543,27 @@ def test_each_piece_attacks_once_in_step_5():
     position(s, "arcturan", 2, r1="54", r2="1")
     problems, _ = play(s, ARCTURAN, "torpedo r1\ntorpedo r1", public=(6, 6))
     assert len(problems) == 1 and "already attacked in step 5" in problems[0]
+
+
+def test_a_refused_step_5_attack_keeps_the_pieces_one_attack():
+    """How to Win: 'Each piece may attack once': an attack refused (here on a Launcher without
+    the optional rule) is no attack, so the same piece may then attack its Hull Marker. Found
+    by a player's trial: a typo cost the shot at the tube."""
+    s, _ = new_game(explosion=1)
+    position(s, "arcturan", 2, r1="54", r2="1")
+    problems, res = play(s, ARCTURAN, "torpedo r1 launcher\ntorpedo r1", public=(1, 2))
+    assert len(problems) == 1 and "launchers=yes" in problems[0]
+    assert rs.outcome(s).winners == (ARCTURAN,)  # 3 is at most 4: the explosion is hit
+
+
+def test_a_move_refused_at_its_first_step_leaves_the_piece_free():
+    """How to Move 1: the player 'can't go back' to a piece once he starts moving it; a move
+    whose first step is refused never started, so a later order for the piece stands."""
+    s, _ = new_game()
+    position(s, "arcturan", r1="37")
+    problems, res = play(s, ARCTURAN, "move r1 999\nmove r1 38 39")
+    assert len(problems) == 1 and "not a space of the map" in problems[0]
+    assert s.pieces["r1"]["space"] == "39"
 
 
 def test_all_28_destroyed_ends_with_an_empire_win():
@@ -596,9 +624,10 @@ def test_attacking_the_sensor_pod_optional():
     position(s, "arcturan", 2, r1="79")
     play(s, ARCTURAN, "torpedo r1 sensor-pod", public=(2, 2))
     assert "79" in s.wrecks and not s.may_look()
-    assert rs.window(s).verbs[EMPIRE][0] == "launch"
-    _, problems = rs.parse(EMPIRE, rs.window(s), "look h1 h2 h3", 1)
-    assert "'look' is not an order empire may give" in str(problems[0])
+    assert "look HULL" not in rs.template(s, EMPIRE)
+    orders, _ = rs.parse(EMPIRE, rs.window(s), "look h1 h2 h3", 1)
+    problems = rs.check(role_state(s, EMPIRE), EMPIRE, orders)
+    assert "you may not look now: the Sensor Pod is wrecked" in str(problems[0])
     rs.resolve(s, {}, Chance(Dice(), Dice(1, 1, 1, 1)))  # NMR: must launch
     assert s.cup["cobra"] == 16 and all(s.hull[h] == "down" for h in HULLS)
     s, _ = new_game()
@@ -650,3 +679,31 @@ def test_parse_errors_quote_the_line_and_its_number():
     assert said[1].startswith("line 12: 'fly r1 38': unknown order 'fly'")
     assert said[2].startswith("line 13: 'enter purple west 1 13': 'purple' is not a Flight")
     assert orders == []
+
+
+def test_the_same_map_read_under_two_names_round_trips_as_itself():
+    """A bug found by the conformance test: the board is stored whole in the public part; a
+    game on the stand-in map read under another source name (a referee's ``--map`` copy of
+    map.toml) has the same digest but another ``to_dict``, and must load as itself."""
+    from pbem.games.attackforce.data import board_text
+
+    data = rs.load_data(None)
+    for board in (rs.load_map(board_text(), "copy.toml"), rs.load_map(None, "")):
+        s, _ = rs.setup([ARCTURAN, EMPIRE], {}, data, board,
+                        Chance(Dice(), Dice(1, *[1] * 16)))
+        parts = rs.dump(s)
+        assert rs.dump(rs.load(parts)).public["board"] == parts.public["board"]
+
+
+def test_messages_name_pieces_as_the_player_does():
+    """Found by a player's trial: a check after `launch` named a placeholder (`launch-52`), and
+    orders for a destroyed piece said only that it was not on the map. The piece on a Launcher
+    is named by its Launcher; a destroyed piece is said to be destroyed (Destroyed Pieces)."""
+    s, _ = new_game()
+    position(s, "empire", 1, r1="45", laser1="39")
+    s.pieces["r2"].update(status="destroyed")
+    orders, _ = rs.parse(EMPIRE, rs.window(s), "launch\nmove 52 53 attack r1\nfire 39 r2", 1)
+    problems = [str(p) for p in rs.check(role_state(s, EMPIRE), EMPIRE, orders)]
+    # 53 to 45: 4 columns and 1 row; judged with Vaj Korsen's Range of 4 (README, As built)
+    assert "r1 is 5 spaces from the piece on Launcher 1 (52) at 53" in problems[0]
+    assert "r2 was destroyed" in problems[1], problems

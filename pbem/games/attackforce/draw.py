@@ -69,8 +69,22 @@ def draw(v: dict) -> Drawing:
         f"h{s.hull_number(h)}@{h}={_marker(v, s, h)}" for h in s.hull_spaces()))
     notes.append(f"cup: {s.cup.get('cobra', 0)} Cobras, {s.cup.get('korsen', 0)} Vaj Korsen; "
                  f"turn {s.turn}, {s.stage}")
+    notes.extend(_tunnels(s.board))
     return Drawing(board=s.board, spaces=spaces, fills=FILLS, legend=LEGEND, notes=tuple(notes),
                    text_width=CELL)
+
+
+def _tunnels(board) -> tuple:
+    """The Tunnels of the board, for readers of the text map (the SVG map draws them): lines
+    of at most 78 characters, ``Tunnels: 39-41 41-44 ...`` (How to Move 5a)."""
+    pairs = [f"{a}-{b}" for a, b, kind, _ in board.links() if kind == "tunnel"]
+    lines, line = [], "Tunnels:"
+    for pair in pairs:
+        if len(line) + 1 + len(pair) > 78:
+            lines.append(line)
+            line = "  "
+        line += " " + pair
+    return tuple(lines + [line]) if pairs else ()
 
 
 _PLAIN: dict = {}

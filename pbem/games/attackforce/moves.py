@@ -40,6 +40,19 @@ def find(s, word: str, side: str) -> str | None:
     return s.at(sp, side) if sp is not None else None
 
 
+def _why_not_on_map(s, word: str, side: str) -> str:
+    """``": it was destroyed"`` and the like, for a piece id that names a piece of ``side``
+    not on the map; "" otherwise."""
+    rec = s.pieces.get(word)
+    if rec is None or rec["side"] != side:
+        return ""
+    if rec["status"] == "destroyed":
+        return f" ({word} was destroyed: Destroyed Pieces)"
+    if rec["status"] == "off":
+        return f" ({word} has not entered the map yet)"
+    return ""
+
+
 class Run:
     """One role's orders carried out on ``s`` (module docstring). ``events`` and ``problems``
     collect what happened; ``used`` maps each piece that moved, attacked, fired or tunnelled
@@ -72,11 +85,13 @@ class Run:
         """Our piece named ``word`` that has not moved or attacked yet, or None with a problem."""
         p = find(self.s, word, self.role)
         if p is None:
-            self.problem(o, "How to Move", f"{word!r} names none of your pieces on the map")
+            self.problem(o, "How to Move", f"{word!r} names none of your pieces on the map"
+                         + _why_not_on_map(self.s, word, self.role))
             return None
         if p in self.used:
-            self.problem(o, "How to Move 1", f"{p} has already {self.used[p]} this turn: a "
-                         f"piece moves and attacks once, and the player cannot go back to it")
+            self.problem(o, "How to Move 1", f"{self.s.label(p)} has already {self.used[p]} "
+                         f"this turn: a piece moves and attacks once, and the player cannot go "
+                         f"back to it")
             return None
         return p
 
@@ -87,13 +102,14 @@ class Run:
         to Attack 1: "the Attacker can keep moving ... or can attack another piece")."""
         target = find(self.s, word, self.enemy)
         if target is None:
-            self.problem(o, "How to Attack", f"{word!r} names no enemy piece on the map")
+            self.problem(o, "How to Attack", f"{word!r} names no enemy piece on the map"
+                         + _why_not_on_map(self.s, word, self.enemy))
             return False
         dist = attack_range(self.s, piece, target)
         reach = self.s.ptype(piece).range
         if dist is None or dist > reach:
-            self.problem(o, RULE_RANGE, f"{target} is {dist} spaces from {piece}, beyond its "
-                         f"Range of {reach}")
+            self.problem(o, RULE_RANGE, f"{target} is {dist} spaces from {self.s.label(piece)} "
+                         f"at {self.s.pieces[piece]['space']}, beyond its Range of {reach}")
             return False
         if not self.dry:
             self.events.append(attack_piece(self.s, self.chance, piece, target))
@@ -111,14 +127,13 @@ class Run:
         if t.battery:
             self.problem(o, "How to Move 5a", f"{p} is a Battery: it moves only with `tunnel`")
             return
-        self.used[p] = "moved"
         path, steps, attacks = [s.pieces[p]["space"]], 0, 0
         for kind, word in o.args["steps"]:
             if kind == "attack":
                 self._flush(p, path)
                 path = [s.pieces[p]["space"]]
                 if attacks >= t.attacks:
-                    self.problem(o, "How to Attack", f"{p} has already made its "
+                    self.problem(o, "How to Attack", f"{s.label(p)} has already made its "
                                  f"{t.attacks} attack(s) this turn")
                     continue
                 attacks += self.attack(o, p, word)
@@ -131,6 +146,8 @@ class Run:
             s.pieces[p]["space"] = space_of(s, word)
             path.append(s.pieces[p]["space"])
         self._flush(p, path)
+        if steps or attacks:  # neither moved nor attacked: not started yet (How to Move 1)
+            self.used[p] = "moved"
 
     def _step_problem(self, p: str, word: str, steps: int, allowance: int):
         s = self.s
@@ -139,8 +156,8 @@ class Run:
         if sp is None:
             return "How to Move 4", f"{word!r} is not a space of the map: pieces can't leave it"
         if steps >= allowance:
-            return "How to Move", (f"{p} has a Movement Rating of {allowance}: it cannot move "
-                                   f"on to {sp}")
+            return "How to Move", (f"{s.label(p)} has a Movement Rating of {allowance}: it "
+                                   f"cannot move on to {sp}")
         if sp not in s.board.neighbours(here):
             return "How to Move 1", f"{sp} is not next to {here}: a Fighter moves space by space"
         if s.at(sp, self.role) is not None:
@@ -161,12 +178,12 @@ class Run:
             return
         t = self.s.ptype(p)
         if o.verb == "fire" and not t.battery:
-            self.problem(o, "How to Attack", f"{p} is a Fighter: it attacks with `attack` or "
+            self.problem(o, "How to Attack", f"{self.s.label(p)} is a Fighter: it attacks with `attack` or "
                          f"`move ... attack`")
             return
         targets = o.args["targets"]
         if len(targets) > t.attacks:
-            self.problem(o, "How to Attack; Vaj Korsen", f"{p} makes {t.attacks} attack(s) a "
+            self.problem(o, "How to Attack; Vaj Korsen", f"{self.s.label(p)} makes {t.attacks} attack(s) a "
                          f"turn, not {len(targets)}")
             return
         made = 0

@@ -167,6 +167,14 @@ class State:
             return f"Battery {piece}"
         return f"{'Vaj Korsen' if kind == 'korsen' else kind.capitalize()} {piece}"
 
+    def label(self, piece: str) -> str:
+        """A piece id as a player's message names it: the id, or for a piece not drawn yet
+        when orders are checked after ``launch`` (steps.launch, dry) "the piece on Launcher N"."""
+        if piece.startswith("launch-"):
+            sp = piece[len("launch-"):]
+            return f"the piece on Launcher {self.board.group('launcher').index(sp) + 1} ({sp})"
+        return piece
+
     def hull_number(self, space: str) -> int:
         """The printed number (1..8) of a Hull Space."""
         return self.hull_spaces().index(space) + 1
@@ -198,8 +206,9 @@ def board_part(board: GraphBoard) -> dict:
 
 
 def board_from(d: dict) -> GraphBoard:
-    """The board :func:`board_part` described (built once per digest)."""
-    key = d.get("digest")
+    """The board :func:`board_part` described (built once per digest and name: the same file
+    read under another name is another board, since its ``to_dict`` differs)."""
+    key = (d.get("digest"), d.get("name"), d.get("source"), d.get("map_source"))
     board = _BOARDS.get(key)
     if board is None:
         if len(_BOARDS) >= 16:

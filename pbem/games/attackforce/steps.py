@@ -230,11 +230,11 @@ def torpedo(run, o, done: set) -> None:
     if p in done:
         return run.problem(o, "How to Win", f"{p} has already attacked in step 5: each piece "
                            f"may attack once")
-    done.add(p)
     rating, said = torpedo_target(s, p, o.args["what"])
     rule = TORPEDO_RULE[o.args["what"]]
-    if rating is None:
+    if rating is None:  # no attack took place: the piece keeps its one attack (How to Win)
         return run.problem(o, rule, said)
+    done.add(p)
     if run.dry:
         return
     hit, rolled = resolve_roll(s, run.chance, s.ptype(p).attack, rating,

@@ -29,8 +29,12 @@ def template(s, role: str) -> str:
     out = [f"# Attack Force, turn {w.turn}: {w.title}",
            "# orders are carried out one at a time, in the order written"]
     syntax = VERBS.syntax()
+    possible = {"look": s.may_look(), "launch": s.may_launch()} if w.phase == "empire" else {}
     for verb in w.verbs.get(role, ()):
-        out.append(f"#   {syntax[verb]}    ({_HELP[verb]})")
+        if possible.get(verb, True):
+            out.append(f"#   {syntax[verb]}    ({_HELP[verb]})")
+    if possible and not any(possible.values()):
+        out.append("# step 3 is skipped this turn: no Hull Marker to look at, no piece to launch")
     if w.phase == "deploy":
         out.append(f"# Batteries to place: {' '.join(f'{b}={k}' for b, k in s.drawn.items())}")
         free = [sp for sp in s.board.group("battery") if s.at(sp, EMPIRE) is None]

@@ -81,8 +81,11 @@ def window(s: State) -> Window | None:
         return Window(s.turn, "arcturan", (ARCTURAN,), verbs={ARCTURAN: verbs},
                       title=f"Arcturan: {title}")
     if s.stage == "empire":
-        verbs = (["look"] if s.may_look() else []) + (["launch"] if s.may_launch() else [])
-        return Window(s.turn, "empire", (EMPIRE,), verbs={EMPIRE: verbs + list(MOVE_VERBS)},
+        # look and launch are always read, so that one not possible now is answered with why
+        # (How to Play 3, in step3) rather than as an unknown order; the template offers only
+        # the possible ones
+        return Window(s.turn, "empire", (EMPIRE,),
+                      verbs={EMPIRE: ["look", "launch"] + list(MOVE_VERBS)},
                       title="Empire: steps 3-4")
     if s.stage == "empire-move":
         return Window(s.turn, "empire-move", (EMPIRE,), verbs={EMPIRE: list(MOVE_VERBS)},
@@ -133,7 +136,8 @@ def step3(run: Run, orders: list, sent: bool) -> bool:
     s, rule = run.s, "How to Play 3"
     chosen = [o for o in orders if o.verb in ("look", "launch")]
     for extra in chosen[1:]:
-        run.problem(extra, rule, "one choice in step 3: look or launch, not both")
+        run.problem(extra, rule, f"step 3 takes one order, look or launch, never both: the "
+                    f"first, line {chosen[0].line}, is the one that counts")
     o = chosen[0] if chosen else None
     can = {"look": s.may_look(), "launch": s.may_launch()}
     if not any(can.values()):
@@ -142,9 +146,7 @@ def step3(run: Run, orders: list, sent: bool) -> bool:
                         "to place on a Launcher")
         return False
     if o is not None and not can[o.verb]:
-        run.problem(o, rule, f"you may not {o.verb} now: "
-                    + ("no face-down Hull Marker left, or the Sensor Pod is wrecked"
-                       if o.verb == "look" else "no free Launcher or the cup is empty"))
+        run.problem(o, rule, f"you may not {o.verb} now: " + _why_not(s, o.verb))
         o = None
     if o is None:
         if sent:
@@ -159,6 +161,18 @@ def step3(run: Run, orders: list, sent: bool) -> bool:
         return False
     steps.launch(run, o)
     return bool(o.args.get("wait"))
+
+
+def _why_not(s: State, verb: str) -> str:
+    """Why step 3's ``verb`` (``look``, ``launch``) is not possible now (How to Play 3;
+    Attacking the Sensor Pod)."""
+    if verb == "look":
+        if not s.face_down():
+            return "no Hull Marker is face down"
+        return "the Sensor Pod is wrecked (Attacking the Sensor Pod)"
+    if not s.free_launchers():
+        return "every Launcher holds an Empire piece or a Wreck Marker"
+    return "the cup is empty"
 
 
 def resolve(s: State, orders_by_role: dict, chance) -> Resolution:
