@@ -23,27 +23,16 @@ of counters on the map when the timed phases began.
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import tempfile
-import time
-from datetime import datetime, timezone
 from pathlib import Path
 
-from bench_ingest import make_seats, order_text
-from pbem.crypto.envelope import sign_text
-from pbem.demo import Clock, SeededEntropy
-from pbem.engine import registry
-from pbem.engine.creation import GameSpec
+import bench_game
 from pbem.engine.gamestate import GameContext
-from pbem.engine.home import Home
 from pbem.engine.service import Referee
-from pbem.mail.sources import Incoming
 from pbem.store import repo
 
-START = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
-ROLES = ["confederation", "spikus"]
 
 
 def fill_map(referee: Referee, game_id: str) -> int:
@@ -75,47 +64,17 @@ def fill_map(referee: Referee, game_id: str) -> int:
 
 
 def play(root: Path, seed: int) -> tuple[list, int]:
-    """Play one game; return ([(ms, phase id)], counters on the map when timing began)."""
-    seats = make_seats(ROLES, root)
-    by_role = {s.role: s for s in seats}
-    clock = Clock(START)
-    referee = Referee(Home(root / "home"), clock=clock, entropy=SeededEntropy(seed, "bench"))
-    referee.init()
-    game_id = f"alt-{seed}"
-    referee.new_game(GameSpec(ruleset="altassar", game_id=game_id,
-                              players=tuple(s.spec() for s in seats), options={},
-                              referee_address="referee@judge.example"))
-    rs = registry.get("altassar")
-    rng = random.Random(seed)
-    nonces = SeededEntropy(seed, "nonces")
-    times, counters, sent = [], 0, 0
-    for _ in range(200):
-        status = referee.status(game_id)[0]
-        window = status["window"]
-        if window is None:
-            break
-        items = []
-        for role in window["owed"]:
-            view, win = referee.view_and_window(game_id, role)
-            body = rs.bot_orders(view, win, role, rng)
-            text = order_text(game_id, win.turn, win.phase, role, nonces(16).hex(), clock(), body,
-                              referee.sealer.referee_signing_key(game_id).public_key().fingerprint)
-            sent += 1
-            items.append(Incoming(sign_text(text, by_role[role].key).encode(),
-                                  f"bench:{game_id}:{sent}", bare=True))
-        clock.advance(2)
-        for verdict in referee.ingest(items):
-            if verdict.status != "accepted":
-                raise RuntimeError(f"bot orders were not accepted: {verdict.summary()}")
-        t0 = time.perf_counter()
-        done = referee.process(game_id)
-        ms = (time.perf_counter() - t0) * 1000
+    """Play one game (bench_game.play, the map filled after the Signal Posts); return
+    ([(ms, phase id)] of the game turns' phases, counters on the map when timing began)."""
+    counters = [0]
+
+    def on_phase(referee, game_id, window) -> bool:
         if window["phase_id"] == "0.posts":
-            counters = fill_map(referee, game_id)
-        elif window["turn"] >= 1 and len(done) == 1:
-            times.append((ms, window["phase_id"]))
-        clock.advance(1)
-    return times, counters
+            counters[0] = fill_map(referee, game_id)
+        return window["turn"] >= 1
+
+    times = bench_game.play("altassar", root, seed, on_phase=on_phase)
+    return [(wall, phase) for wall, _cpu, phase in times], counters[0]
 
 
 def main(argv: list[str] | None = None) -> int:

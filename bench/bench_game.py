@@ -44,9 +44,13 @@ START = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
 MAX_WINDOWS = 2000
 
 
-def play(name: str, root: Path, seed: int) -> list[tuple[float, float, str]]:
+def play(name: str, root: Path, seed: int,
+         on_phase=None) -> list[tuple[float, float, str]]:
     """Play one game of ruleset ``name``; return ``[(wall ms, CPU ms, phase id)]`` of the
-    calls that resolved exactly one phase."""
+    calls that resolved exactly one phase. ``on_phase(referee, game_id, window)``, if given, is
+    called after each window is processed (``window``: the status dict of the window just
+    resolved) and says whether that phase counts (bench_altassar.py fills the map after the
+    Signal Posts and counts only the game turns)."""
     rs = registry.get(name)
     roles = list(rs.role_names[:rs.max_roles])
     seats = make_seats(roles, root)
@@ -82,7 +86,8 @@ def play(name: str, root: Path, seed: int) -> list[tuple[float, float, str]]:
         t0, c0 = time.perf_counter(), time.process_time()
         done = referee.process(game_id)
         wall, cpu = (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000
-        if len(done) == 1:
+        counts = on_phase(referee, game_id, window) if on_phase is not None else True
+        if len(done) == 1 and counts:
             times.append((wall, cpu, window["phase_id"]))
         clock.advance(1)
     else:

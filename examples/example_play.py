@@ -327,7 +327,8 @@ class Writer:
                                         + letter.after)
         if kind == "mutt":
             body = letter.before + letter.order_file() + letter.after
-            return client_forms.mutt(letter, body, [("orders.txt.sig", self.ssh_signature(letter))])
+            return client_forms.mutt(letter, body,
+                                     [("orders.txt.sig", self.ssh_signature(letter))])
         if kind == "mutt-attach":
             sig = self.ssh_signature(letter)
             return client_forms.mutt(letter, letter.before + letter.after,
@@ -468,3 +469,45 @@ def main(ex: Example, folder: Path, doc: str, argv: list[str] | None = None) -> 
     for m in mismatches:
         print(f"MISMATCH {m}", file=sys.stderr)
     return 1 if mismatches else 0
+
+
+def entry_points(ex: Example, folder: Path):
+    """``(replay, generate)`` of an example's ``make_example.py``, the names the tests call:
+    ``replay(home, mail_dir, keys) -> Play`` (:func:`replay`) and ``generate(out, keys=folder /
+    "keys", home=None, echo=print) -> mismatches`` (:func:`generate`)."""
+
+    def replay_it(home: Path, mail_dir: Path, keys: Path) -> Play:
+        """Replay the committed mails through a fresh referee home (test entry point)."""
+        return replay(ex, home, mail_dir, keys)
+
+    def generate_it(out: Path, keys: Path = folder / "keys", home: Path | None = None,
+                    echo=print) -> list[str]:
+        """Play the letters and write everything under ``out`` (:func:`generate`)."""
+        return generate(ex, out, keys, home=home, echo=echo)
+
+    return replay_it, generate_it
+
+
+def letter_class(game: str, referee_key: str, players) -> type:
+    """A letter class for an example game other than the Atlantis one: the Atlantis example's
+    ``Letter`` (``examples/atlantis/example_mails.py``: the same fields, client forms and
+    derived ids) whose order header names ``game`` and the referee key ``referee_key`` (the
+    fingerprint the setup report prints), and whose player is looked up in ``players``."""
+    from example_mails import Letter
+
+    seats = {p.role: p for p in players}
+
+    @dataclasses.dataclass(frozen=True)
+    class GameLetter(Letter):
+        @property
+        def player(self):
+            return seats[self.role]
+
+        def header(self) -> str:
+            """The order file's header lines (DESIGN.md, "Signed orders"), ending with the
+            blank line before the orders."""
+            return (f"game: {game}\nturn: {self.turn}\nphase: {self.phase}\nrole: {self.role}\n"
+                    f"referee: {referee_key}\nnonce: {self.nonce}\nissued: {self.issued}\n\n")
+
+    GameLetter.__doc__ = f"A letter of game {game} (example_play.letter_class)."
+    return GameLetter

@@ -15,7 +15,6 @@ import email
 import email.policy
 import hashlib
 import importlib.util
-import json
 import re
 import shutil
 import subprocess
@@ -113,7 +112,7 @@ def test_arcturan_signatures_verify_with_the_registered_key():
     assert checked == 3
 
 
-@pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="ssh-keygen (OpenSSH) not installed")
+@pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="no ssh-keygen (OpenSSH)")
 def test_empire_ssh_signed_mails_verify_with_ssh_keygen(tmp_path):
     checked = 0
     for name, raw in committed_mails().items():
@@ -218,7 +217,7 @@ def test_regression_reports_receipts_and_log_equal_the_committed_ones(replayed):
         (EXAMPLE / f"{GAME}.jsonl").read_bytes()
 
 
-@pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="ssh-keygen (OpenSSH) not installed")
+@pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="no ssh-keygen (OpenSSH)")
 def test_regression_the_generator_writes_the_committed_mails_again(tmp_path):
     """REGRESSION CHECK: make_example.py, run again, writes the committed mails byte for byte."""
     assert make_example.generate(tmp_path / "out", echo=lambda *_: None) == []

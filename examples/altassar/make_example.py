@@ -62,21 +62,15 @@ EXAMPLE = example_play.Example(
     letters=tuple(LETTERS), referee=REFEREE, start=START, entropy_seed=ENTROPY_SEED,
     deadline_seconds=DEADLINE_SECONDS, short_deadline_seconds=SHORT_DEADLINE_SECONDS,
     window_width=26)
-"""The alt-example game: default options (standard attrition, no escort) and deadlines; played by :mod:`example_play`."""
+"""The alt-example game: default options (standard attrition, no escort) and deadlines; played
+by :mod:`example_play`."""
 
 ExampleError = example_play.ExampleError
 report_path = example_play.report_path
 
 
-def replay(home: Path, mail_dir: Path, keys: Path) -> example_play.Play:
-    """Replay the committed mails through a fresh referee home (test entry point)."""
-    return example_play.replay(EXAMPLE, home, mail_dir, keys)
-
-
-def generate(out: Path, keys: Path = HERE / "keys", home: Path | None = None,
-             echo=print) -> list[str]:
-    """Play the letters and write everything under ``out`` (:func:`example_play.generate`)."""
-    return example_play.generate(EXAMPLE, out, keys, home=home, echo=echo)
+replay, generate = example_play.entry_points(EXAMPLE, HERE)
+"""The entry points the tests call (:func:`example_play.entry_points`)."""
 
 
 if __name__ == "__main__":

@@ -1,26 +1,27 @@
 """The af-example's players and their letters to the referee: the orders as they wrote them.
 
 The letter and player shapes are the Atlantis example's (``examples/atlantis/example_mails.py``,
-imported, not copied): :class:`AfLetter` only changes the game and the referee key named in
-the order header and the seats it looks its player up in. Everything a player typed is data
-here: the words around the orders, the order lines with their comments and their mistakes, the
-nonce, and the time they signed and sent. ``make_example.py`` signs the orders, writes the
-mail in the form of the player's mail program (``examples/atlantis/client_forms.py``) and plays
-it through pbem. The orders of each window were written after reading the report that opened it
-(README.md tells the story).
+imported, not copied): :data:`AfLetter` (``example_play.letter_class``) only changes the game and
+the referee key named in the order header and the seats it looks its player up in. Everything a
+player typed is data here: the words around the orders, the order lines with their comments and
+their mistakes, the nonce, and the time they signed and sent. ``make_example.py`` signs the orders,
+writes the mail in the form of the player's mail program (``examples/atlantis/client_forms.py``)
+and plays it through pbem. The orders of each window were written after reading the report that
+opened it (README.md tells the story).
 """
 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
-_ATLANTIS = Path(__file__).resolve().parent.parent / "atlantis"
-if str(_ATLANTIS) not in sys.path:
-    sys.path.append(str(_ATLANTIS))
+_EXAMPLES = Path(__file__).resolve().parent.parent
+for _path in (_EXAMPLES, _EXAMPLES / "atlantis"):
+    if str(_path) not in sys.path:
+        sys.path.append(str(_path))
 
-from example_mails import REFEREE, Letter, Player  # noqa: E402  (examples/atlantis)
+import example_play  # noqa: E402  (examples/example_play.py)
+from example_mails import REFEREE, Player  # noqa: E402, F401  (examples/atlantis; REFEREE re-exported)
 
 GAME = "af-example"
 REFEREE_KEY = "SHA256:kJZW6XRV34AWTbtJiPU81y97UCx8+W4RAP1PsEqb/Pk"
@@ -36,25 +37,8 @@ PLAYERS = (
 """The seats in the ruleset's order (``pbem game new attackforce ... --player arcturan=...
 --player empire=...``)."""
 
-PLAYER = {p.role: p for p in PLAYERS}
-
-
-@dataclass(frozen=True)
-class AfLetter(Letter):
-    """An Atlantis-example :class:`Letter` for game ``af-example``: the same fields, client
-    forms and derived ids; the order header names :data:`GAME` and the player comes from
-    :data:`PLAYERS`."""
-
-    @property
-    def player(self) -> Player:
-        return PLAYER[self.role]
-
-    def header(self) -> str:
-        """The order file's header lines (DESIGN.md, "Signed orders"), ending with the blank
-        line before the orders."""
-        return (f"game: {GAME}\nturn: {self.turn}\nphase: {self.phase}\nrole: {self.role}\n"
-                f"referee: {REFEREE_KEY}\nnonce: {self.nonce}\nissued: {self.issued}\n\n")
-
+AfLetter = example_play.letter_class(GAME, REFEREE_KEY, PLAYERS)
+"""A letter of this game: the Atlantis example's ``Letter`` with this game's header and seats."""
 
 # -- turn 0: the Batteries ---------------------------------------------------------------------
 

@@ -23,7 +23,8 @@ STOP_CHANCE = 0.12
 order sets that leave pieces unmoved)."""
 
 MAX_LINES = 500
-"""More lines than this in one order set means a ruleset offers lines forever: :class:`BotStuck`."""
+"""More lines than this in one order set means a ruleset offers lines forever
+(:class:`BotStuck`)."""
 
 
 class BotStuck(RuntimeError):

@@ -132,7 +132,8 @@ def merge_house_rules(data: dict, house: Any, rules: MergeRules = PLAIN, path: s
     A bare value replaces an entry's ``value``; a table replaces the columns it names (a column
     holding entries of its own, such as a table of results, is merged the same way, and
     ``sources`` is updated key by key); an entry changed gets the source :data:`HOUSE_SOURCE`,
-    followed by its own ``source`` when the house rule gives one (:func:`house_source`). ``rules`` (:class:`MergeRules`) adds what a game allows more.
+    followed by its own ``source`` when the house rule gives one (:func:`house_source`).
+    ``rules`` (:class:`MergeRules`) adds what a game allows more.
     Raises :class:`DataError` (origin ``house rules``) for an unknown key, for a table where
     the data holds a value, and for a bare value where it holds a row."""
     if not isinstance(house, dict):

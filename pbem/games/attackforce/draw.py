@@ -100,7 +100,8 @@ def _plain_spaces(board) -> dict:
         found = _PLAIN[board.digest] = {}
         for sp in board.spaces():
             kind = board.kind(sp)
-            letter = {"battery": "B", "launcher": "L", "sensor-pod": "S", "ship": "."}.get(kind, "")
+            letter = {"battery": "B", "launcher": "L", "sensor-pod": "S",
+                      "ship": "."}.get(kind, "")
             found[sp] = Space(kind, letter, f"{sp} {kind}", ())
     return found
 

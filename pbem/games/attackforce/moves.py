@@ -178,12 +178,14 @@ class Run:
             return
         t = self.s.ptype(p)
         if o.verb == "fire" and not t.battery:
-            self.problem(o, "How to Attack", f"{self.s.label(p)} is a Fighter: it attacks with `attack` or "
+            self.problem(o, "How to Attack", f"{self.s.label(p)} is a Fighter: it attacks with "
+                         f"`attack` or "
                          f"`move ... attack`")
             return
         targets = o.args["targets"]
         if len(targets) > t.attacks:
-            self.problem(o, "How to Attack; Vaj Korsen", f"{self.s.label(p)} makes {t.attacks} attack(s) a "
+            self.problem(o, "How to Attack; Vaj Korsen", f"{self.s.label(p)} makes {t.attacks} "
+                         f"attack(s) a "
                          f"turn, not {len(targets)}")
             return
         made = 0
