@@ -97,7 +97,8 @@ class Game:
         self.hm = hexmap if hexmap is not None else small_map()
         self.dice = FixedDice()
         self.chance = Chance(self.dice, self.dice)
-        self.s, _ = rs.setup([CONF, SPIKUS], dict(options or {}), self.data, self.hm, self.chance)
+        self.s, _ = rs.setup([CONF, SPIKUS], rs.validate_options(options), self.data, self.hm,
+                             self.chance)
         self.s.standing[CONF]["evasion"] = "none"
 
     # -- position ---------------------------------------------------------------------------

@@ -47,7 +47,7 @@ def new_game(explosion: int = 3, **options):
     is 16 zero bytes."""
     data, board = rs.load_data(None), rs.load_map(None, "")
     hidden = Dice(explosion, *[1] * 16)
-    s, events = rs.setup([ARCTURAN, EMPIRE], options, data, board, Chance(Dice(), hidden))
+    s, events = rs.setup([ARCTURAN, EMPIRE], rs.validate_options(options), data, board, Chance(Dice(), hidden))
     assert not hidden.queue
     return s, events
 

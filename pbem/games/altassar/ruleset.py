@@ -7,15 +7,15 @@ Game design by mail: README.md in this package. Rulebook: "Escape from Altassar"
 
 from __future__ import annotations
 
-from pbem.boards.hexmap import HexMap
-from pbem.engine.ruleset import Chance, Outcome, RoleSpec, Ruleset
+from pbem.engine.modular import PackageRuleset
+from pbem.engine.ruleset import RoleSpec
 
-from . import bots, checking, maps, orders, state, texts, turns
+from . import checking, maps, state
 from .data import HOUSE_RULES, OPTIONS
 from .data import check_data as _check_data
 
 
-class AltassarRuleset(Ruleset):
+class AltassarRuleset(PackageRuleset):
     """Escape from Altassar, two players: the Confederation (the escaping prisoners) and the
     Spikus. See the package README for the windows, the order syntax and who sees what.
 
@@ -45,18 +45,7 @@ class AltassarRuleset(Ruleset):
 
     check_map = staticmethod(maps.check_map)  # terrains, prison, exit edge
 
-    stand_ins = staticmethod(texts.stand_ins)
-
-    def setup(self, roles: list, options: dict, data: dict, hexmap: HexMap, chance: Chance):
-        """``(state, events)``: the counters dealt under face-down markers on the hidden
-        stream; the Breakout window opens (12.0, 19.0)."""
-        return turns.setup(roles, self.validate_options(options), data, hexmap, chance)
-
     # -- play -------------------------------------------------------------------------------
-    window = staticmethod(turns.window)
-
-    parse = staticmethod(orders.parse)
-
     def check(self, s, role: str, order_list: list) -> list:
         """Problems with ``role``'s orders, judged only from what ``role`` knows (a partial
         state from the public part and its own secret part)."""
@@ -64,27 +53,9 @@ class AltassarRuleset(Ruleset):
         known = state.partial(parts.public, role, parts.secret.get(role))
         return checking.check(known, role, order_list)
 
-    resolve = staticmethod(turns.resolve)
-
-    view = staticmethod(state.view)
-
-    dump = staticmethod(state.dump)
-
-    load = staticmethod(state.load)
-
-    # -- texts ------------------------------------------------------------------------------
-    template = staticmethod(texts.template)
-
-    rules_text = staticmethod(texts.rules_text)
-
-    def draw(self, v: dict):
-        """How the view ``v`` looks on the mapsheet (a :class:`pbem.boards.drawing.Drawing`),
-        for both the text map and the SVG map."""
-        from .draw import draw
-
-        return draw(v)
-
-    bot_orders = staticmethod(bots.bot_orders)
+    # the rest from this package's modules (pbem.engine.modular.LAYOUT): turns.window and
+    # resolve, orders.parse, state.view/dump/load, texts.template/rules_text/stand_ins,
+    # bots.bot_orders, draw.draw
 
 
 ruleset = AltassarRuleset()

@@ -7,15 +7,15 @@ using many rules from Survive" (shared/seeds/004_f1afad92cc456acf.txt), cited by
 
 from __future__ import annotations
 
-from pbem.boards.hexmap import HexMap
-from pbem.engine.ruleset import Chance, Outcome, Resolution, RoleSpec, Ruleset
+from pbem.engine.modular import PackageRuleset
+from pbem.engine.ruleset import Chance, Resolution, RoleSpec
 
-from . import bots, maps, orders, placement, state, texts, windows
+from . import maps, placement, state, windows
 from .data import HOUSE_RULES, OPTIONS
 from .data import check_data as _check_data
 
 
-class AtlantisRuleset(Ruleset):
+class AtlantisRuleset(PackageRuleset):
     """Escape from Atlantis (Survive variant), 2 to 4 players. See the package README for the
     windows, the order syntax and who sees what.
 
@@ -29,6 +29,7 @@ class AtlantisRuleset(Ruleset):
     max_roles = 4
     role_names = ("red", "green", "blue", "yellow")
     option_table = OPTIONS
+    modules = {"setup": "windows", "window": "windows"}  # the rest: modular.LAYOUT
 
     # -- creation ---------------------------------------------------------------------------
     def role_spec(self) -> RoleSpec:
@@ -46,18 +47,7 @@ class AtlantisRuleset(Ruleset):
 
     check_map = staticmethod(maps.check_map)  # 37 island hexes, 7 centre...
 
-    stand_ins = staticmethod(texts.stand_ins)
-
-    def setup(self, roles: list, options: dict, data: dict, hexmap: HexMap, chance: Chance):
-        """``(state, events)``: the island laid out and the hidden facts dealt; the placement
-        window opens. Raises ``SetupError`` or ``MapError``."""
-        return windows.setup(roles, self.validate_options(options), data, hexmap, chance)
-
     # -- play -------------------------------------------------------------------------------
-    window = staticmethod(windows.window)
-
-    parse = staticmethod(orders.parse)
-
     def check(self, s, role: str, order_list: list) -> list:
         """Problems with ``role``'s orders against the current position, judged only from what
         ``role`` may know (a partial state built from the public part and its own secret)."""
@@ -81,26 +71,6 @@ class AtlantisRuleset(Ruleset):
         if s.stage == "creature":
             return windows.resolve_creature(s, orders_by_role, chance)
         return Resolution([], {})
-
-    view = staticmethod(state.view)
-
-    dump = staticmethod(state.dump)
-
-    load = staticmethod(state.load)
-
-    # -- texts ------------------------------------------------------------------------------
-    template = staticmethod(texts.template)
-
-    rules_text = staticmethod(texts.rules_text)
-
-    def draw(self, v: dict):
-        """How the view ``v`` looks on the board (a :class:`pbem.boards.drawing.Drawing`), for
-        both the text map and the SVG map."""
-        from .draw import draw
-
-        return draw(v)
-
-    bot_orders = staticmethod(bots.bot_orders)
 
 
 ruleset = AtlantisRuleset()

@@ -4,13 +4,14 @@ cited by section name and step."""
 
 from __future__ import annotations
 
-from pbem.engine.ruleset import Outcome, RoleSpec, Ruleset
+from pbem.engine.modular import PackageRuleset
+from pbem.engine.ruleset import RoleSpec
 
-from . import bots, checking, orders, state, texts, turns
+from . import orders, state, texts
 from .data import OPTIONS, check_board, check_data, load_board
 
 
-class AttackForceRuleset(Ruleset):
+class AttackForceRuleset(PackageRuleset):
     """Attack Force, two players: ``arcturan`` and ``empire`` (fixed roles)."""
 
     name = "attackforce"
@@ -37,34 +38,10 @@ class AttackForceRuleset(Ruleset):
         """Raise MapError unless the board carries the game (:func:`.data.check_board`)."""
         check_board(board, data)
 
-    def setup(self, roles, options, data, board, chance):
-        """The hidden draws and the commitment (:func:`.turns.setup`)."""
-        return turns.setup(roles, self.validate_options(options), data, board, chance)
-
-    window = staticmethod(turns.window)
-    parse = staticmethod(orders.parse)
-    check = staticmethod(checking.check)
-    resolve = staticmethod(turns.resolve)
-    view = staticmethod(state.view)
-    dump = staticmethod(state.dump)
-    load = staticmethod(state.load)
-    template = staticmethod(texts.template)
-    propose = staticmethod(bots.propose)
-
-    def outcome(self, s) -> Outcome | None:
-        """The winner once the game is over (How to Win)."""
-        return Outcome.from_json(s.outcome) if s.stage == "over" else None
-
     def rules_text(self, data: dict, options: dict | None = None) -> str:
         """The ATTACK TABLE as a grid and the pieces, then every value with its source."""
         return (f"{self.title}: the rules tables\n\n" + texts.attack_grid(data) + "\n"
                 + super().rules_text(data, options))
-
-    def draw(self, v: dict):
-        """The Drawing of a view (:func:`.draw.draw`)."""
-        from .draw import draw
-
-        return draw(v)
 
 
 ruleset = AttackForceRuleset()
