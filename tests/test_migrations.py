@@ -11,6 +11,7 @@ from conftest import incoming
 from test_store_integrity import (NEW_IN_0003, _drop_0003, attack, db_path, next_referee, peek,
                                   game)  # noqa: F401  (the fixture)
 
+from pbem.store.db import SCHEMA_HEAD
 from pbem.store.integrity import PROTECTED_V1, ROW_MACS_SETTING, protected_marker, row_mac
 
 
@@ -53,7 +54,7 @@ def test_a_0002_database_with_a_game_in_progress_is_upgraded_and_played_on(game,
     with pytest.raises(Exception, match="pbem upgrade"):
         r.status()
     out = next_referee(game, clock).upgrade()
-    assert (out["revision_before"], out["revision"]) == ("0002_row_macs", "0003_running_games")
+    assert (out["revision_before"], out["revision"]) == ("0002_row_macs", SCHEMA_HEAD)
     assert out["rows_protected"] == {}  # the rows had MACs: re-computed, not added
     cols = {c for (_, c, *_rest) in peek(game, "PRAGMA table_info(outbox)")}
     assert set(NEW_IN_0003["outbox"]) <= cols
@@ -66,7 +67,7 @@ def test_a_0002_database_with_a_game_in_progress_is_upgraded_and_played_on(game,
     assert res and res[0].phase == "1.dig" and res[0].nmr == []
     assert r.outbox(tmp_path / "out")
     again = next_referee(game, clock).upgrade()
-    assert again["revision_before"] == "0003_running_games"
+    assert again["revision_before"] == SCHEMA_HEAD
 
 
 def test_a_row_tampered_with_before_the_upgrade_is_refused_and_nothing_changes(game, clock):

@@ -204,10 +204,10 @@ def test_an_untouched_database_reads_and_a_keyless_one_cannot_write(game, clock)
                             public_key="k", fingerprint="f"))
         with bare.read() as s:  # unprotected tables stay readable
             # the marker only the master key can make: HMAC-SHA256 under the row-MAC key
-            # (HKDF info "pbem/secret/1\nrow-mac") of "pbem/row-macs-done/2" (the column lists of 0003)
+            # (HKDF info "pbem/secret/1\nrow-mac") of "pbem/row-macs-done/3" (the column lists of 0004)
             key = game.sealer.derive_secret("row-mac")
             assert s.get(Setting, "row_macs").value == hmac.new(
-                key, b"pbem/row-macs-done/2", "sha256").hexdigest()
+                key, b"pbem/row-macs-done/3", "sha256").hexdigest()
     finally:
         bare.dispose()
     assert peek(game, "SELECT count(*) FROM player WHERE role='white'") == [(0,)]
@@ -234,10 +234,24 @@ NEW_IN_0003 = {"game": ("schedule_json", "paused_at"), "phase": ("reminded_json"
                           "claimed_until")}
 
 
+NEW_IN_0004 = {"player": ("key_type", "encrypt_reports")}
+
+
+def _drop_0004(con):
+    for table, cols in NEW_IN_0004.items():
+        for col in cols:
+            con.execute(f"ALTER TABLE {table} DROP COLUMN {col}")
+
+
 def _drop_0003(con):
+    """Drop the columns added by 0003 and every later revision."""
+    _drop_0004(con)
     for table, cols in NEW_IN_0003.items():
         for col in cols:
             con.execute(f"ALTER TABLE {table} DROP COLUMN {col}")
+
+
+from pbem.store.db import SCHEMA_HEAD  # noqa: E402
 
 
 def _make_0001(referee, sealer):
@@ -284,7 +298,7 @@ def test_upgrade_from_0001_protects_every_row_and_rekeys_old_orders(game, player
         r.status()
     r = next_referee(game, clock)
     out = r.upgrade()
-    assert (out["revision_before"], out["revision"]) == ("0001_initial", "0003_running_games")
+    assert (out["revision_before"], out["revision"]) == ("0001_initial", SCHEMA_HEAD)
     assert out["rows_protected"]["order_set_rekeyed"] == 1
     assert out["rows_protected"]["game"] == 1 and out["rows_protected"]["player"] == 2
     assert peek(game, "SELECT count(*) FROM outbox WHERE mac IS NULL") == [(0,)]
@@ -293,7 +307,7 @@ def test_upgrade_from_0001_protects_every_row_and_rekeys_old_orders(game, player
     assert peek(game, "SELECT bind_referee FROM game") == [(0,)]  # an older game
     assert peek(game, "SELECT size, truncated FROM message") == [(0, 0)]
     again = next_referee(game, clock).upgrade()  # idempotent
-    assert again["rows_protected"] == {} and again["revision_before"] == "0003_running_games"
+    assert again["rows_protected"] == {} and again["revision_before"] == SCHEMA_HEAD
     # everything reads back, and the old orders resolve
     r = next_referee(game, clock)
     assert r.status()[0]["window"]["orders_in"] == ["red"]
@@ -310,7 +324,7 @@ def test_upgrade_from_0001_protects_every_row_and_rekeys_old_orders(game, player
 def test_init_on_a_0001_database_upgrades_it_too(game, clock):
     _make_0001(game, game.sealer)
     out = next_referee(game, clock).init()
-    assert out["revision"] == "0003_running_games"
+    assert out["revision"] == SCHEMA_HEAD
     assert out["rows_protected"]["order_set_rekeyed"] == 1
     assert next_referee(game, clock).status()[0]["window"]["orders_in"] == ["red"]
 

@@ -85,6 +85,9 @@ class _NewGameCommand(click.Command):
               help="Map file (docs/maps.md) instead of the stand-in map.")
 @click.option("--zone", "zones", multiple=True, metavar="ROLE=ZONE",
               help="A player's time zone for deadlines (IANA name, e.g. Europe/Paris).")
+@click.option("--encrypt", "encrypted", multiple=True, metavar="ROLE",
+              help="Mail ROLE's reports encrypted with age to the player's ssh-ed25519 key "
+                   "(an ssh-ed25519 key only; repeatable; docs/mail.md).")
 @click.option("--from", "referee_address", envvar="PBEM_FROM", metavar="ADDRESS",
               help="The referee's address on the game's mail, which players answer [env "
                    "PBEM_FROM; default: [mail] from in HOME/config.toml, which may not be an "
@@ -92,7 +95,7 @@ class _NewGameCommand(click.Command):
 @click.pass_obj
 @_fail_on_errors
 def game_new(obj, ruleset, game_id, players, options, deadline, short_deadline, game_zone,
-             grace, min_window, close_early, remind, house_rules, map_file, zones,
+             grace, min_window, close_early, remind, house_rules, map_file, zones, encrypted,
              referee_address):
     """Create a game of RULESET and print where its setup report is. Give one --player per
     seat, with the role names the ruleset takes (listed below): a game whose roles are fixed
@@ -105,6 +108,11 @@ def game_new(obj, ruleset, game_id, players, options, deadline, short_deadline, 
         if not eq:
             raise click.BadParameter(f"expected ROLE=ZONE, found {z!r}", param_hint="--zone")
         zone_of[role.strip().lower()] = name.strip()
+    encrypt = {e.strip().lower() for e in encrypted}
+    roles = {_parse_player(value)[0] for value in players}
+    if encrypt - roles:
+        raise click.BadParameter(f"no player with role {', '.join(sorted(encrypt - roles))}",
+                                 param_hint="--encrypt")
     seats = []
     for value in players:
         role, email, keyfile = _parse_player(value)
@@ -112,7 +120,7 @@ def game_new(obj, ruleset, game_id, players, options, deadline, short_deadline, 
         if not path.is_file():
             raise click.BadParameter(f"public key file {keyfile!r} not found", param_hint="--player")
         seats.append(PlayerSpec(role, email, read_text_file(str(path), "a public key file"),
-                                str(path), zone_of.pop(role, None)))
+                                str(path), zone_of.pop(role, None), encrypt=role in encrypt))
     if zone_of:
         raise click.BadParameter(f"no player with role {', '.join(zone_of)}", param_hint="--zone")
     opts = {}

@@ -44,6 +44,29 @@ def _pairs(values, option: str, what: str) -> dict:
 
 
 
+def _encrypt_pairs(values, role: str | None) -> dict:
+    """``--encrypt ROLE=yes|no`` options (or bare ``yes|no`` with ``--role ROLE``) as {role:
+    bool}; BadParameter or UsageError otherwise."""
+    pairs = []
+    for v in values:
+        if "=" in v:
+            pairs.append(v)
+        elif role is None:
+            raise click.BadParameter(f"expected ROLE=yes|no (or --role ROLE), found {v!r}",
+                                     param_hint="--encrypt")
+        else:
+            pairs.append(f"{role}={v}")
+    if role is not None and not any("=" not in v for v in values):
+        raise click.UsageError("--role ROLE goes with --encrypt yes|no")
+    out = {}
+    for r, value in _pairs(pairs, "--encrypt", "yes|no").items():
+        if value.lower() not in ("yes", "no"):
+            raise click.BadParameter(f"expected yes or no for {r}, found {value!r}",
+                                     param_hint="--encrypt")
+        out[r] = value.lower() == "yes"
+    return out
+
+
 @game.command("extend")
 @click.argument("game_id")
 @click.option("--by", "by", metavar="DURATION",
@@ -153,20 +176,38 @@ def game_replace(obj, game_id, role, player, why):
 @click.option("--zone", "zones", multiple=True, metavar="ROLE=ZONE",
               help="A player's time zone for deadlines, an IANA name such as Europe/Paris, or "
                    "none (repeatable).")
+@click.option("--encrypt", "encrypts", multiple=True, metavar="ROLE=yes|no",
+              help="Mail ROLE's reports encrypted with age to the player's ssh-ed25519 key, or "
+                   "no longer (repeatable; or --role ROLE --encrypt yes|no; docs/mail.md).")
+@click.option("--role", "role", metavar="ROLE",
+              help="The role of a bare --encrypt yes|no.")
+@click.option("--key", "keys", multiple=True, metavar="ROLE=PUBKEYFILE",
+              help="With --encrypt ROLE=yes, for a seat registered before pbem recorded key "
+                   "forms: its registered key's ssh-ed25519 public key file.")
 @why_option(required=False)
 @click.pass_obj
 @_fail_on_errors
-def game_set(obj, game_id, sender, emails, zones, why):
-    """Change GAME_ID's From address, players' addresses or zones (several at once).
+def game_set(obj, game_id, sender, emails, zones, encrypts, role, keys, why):
+    """Change GAME_ID's From address, players' addresses, zones or report encryption
+    (several at once).
 
-    Each value is checked as `pbem game new` checks it. The public log records which settings
-    changed, not their values; the players concerned get a notice (at the new address)."""
+    Each value is checked as `pbem game new` checks it; encryption needs a seat whose key is
+    an ssh-ed25519 key. The public log records which settings changed, not their values; the
+    players concerned get a notice (at the new address)."""
     emails = _pairs(emails, "--email", "ADDR")
     zones = _pairs(zones, "--zone", "ZONE")
-    if sender is None and not emails and not zones:
-        raise click.UsageError("give --from ADDR, --email ROLE=ADDR or --zone ROLE=ZONE")
+    encrypt = _encrypt_pairs(encrypts, role)
+    key_files = {}
+    for r, path in _pairs(keys, "--key", "PUBKEYFILE").items():
+        file = Path(path).expanduser()
+        if not file.is_file():
+            raise click.BadParameter(f"public key file {path!r} not found", param_hint="--key")
+        key_files[r] = (read_text_file(str(file), "a public key file"), str(file))
+    if sender is None and not emails and not zones and not encrypt:
+        raise click.UsageError("give --from ADDR, --email ROLE=ADDR, --zone ROLE=ZONE or "
+                               "--encrypt ROLE=yes|no")
     r = obj.referee().change_settings(game_id, sender=sender, emails=emails, zones=zones,
-                                      why=why)
+                                      encrypt=encrypt, keys=key_files, why=why)
     click.echo(f"{r['game']}: changed {', '.join(r['changed'])}")
     _notified(r["notified"])
 

@@ -61,6 +61,7 @@ def replace_player(ctx, *, role: str, email: str, key_text: str, key_source: str
     "report_seq", "orders_in_force", "notified"}``."""
     from pbem.crypto.errors import CryptoError
     from pbem.crypto.keys import load_public_key
+    from pbem.engine.encryption import SSH_KEY, NotEncryptable, key_type
 
     game = ctx.game
     player = _role_player(ctx, role)
@@ -77,10 +78,17 @@ def replace_player(ctx, *, role: str, email: str, key_text: str, key_source: str
     if other is not None:
         raise ActionRefused(f"the key {key.fingerprint} is the key of {other.role} in game "
                             f"{game.id}: a key identifies one seat")
+    kind = key_type(key_text)
+    if player.encrypt_reports and kind != SSH_KEY:
+        raise NotEncryptable(f"{role}'s reports are encrypted with age, which needs an "
+                             f"ssh-ed25519 key, and {key_source} holds a pbem key: give the new "
+                             "player's ssh-ed25519 key (the line of ~/.ssh/id_ed25519.pub), or "
+                             f"first `pbem game set {game.id} --encrypt {role}=no`")
     previous, old_address = player.fingerprint, player.email
     player.email = address
     player.public_key = key.openssh_line()
     player.fingerprint = key.fingerprint
+    player.key_type = kind
     ctx.session.add(player)
     record_action(ctx, "replace", why, now, role=role,
                   key=" ".join(key.openssh_line().split()[:2]), fingerprint=key.fingerprint,
@@ -100,6 +108,10 @@ def replace_player(ctx, *, role: str, email: str, key_text: str, key_source: str
                f"with it (`pbem sign`, or ssh-keygen -Y sign -n pbem-orders); orders signed "
                "with the seat's former key are refused from now on.\n"
                f"The game's referee key is {referee_fp} (the 'referee:' line of your orders).\n")
+        if player.encrypt_reports:
+            out += ("\nThe seat's reports come encrypted with age to this key: open the "
+                    "attachment report.age with `age -d -i ~/.ssh/id_ed25519 report.age` (and "
+                    "report.html.age, the report with its map, with -o report.html).\n")
         if latest is not None:
             label = _report_label(ctx.session, game.id, latest.phase_seq)
             out += (f"\nThe seat's latest report ({label}) "
@@ -146,21 +158,28 @@ def _farewell(ctx, role: str, address: str, why: str, now: datetime) -> int:
 
 
 def change_settings(ctx, *, sender: str | None = None, emails: dict | None = None,
-                    zones: dict | None = None, why: str, now: datetime) -> dict:
+                    zones: dict | None = None, encrypt: dict | None = None,
+                    keys: dict | None = None, why: str, now: datetime) -> dict:
     """Change the game's From address (``sender``), players' addresses (``emails``: {role:
-    address}) and time zones (``zones``: {role: IANA name, or None for none}), each checked as
+    address}), time zones (``zones``: {role: IANA name, or None for none}) and whether their
+    reports are encrypted to their key with age (``encrypt``: {role: bool}), each checked as
     at game creation. Refused for nothing to change, an unknown role, or a value that is the
-    current one. Logs ``set`` with which settings changed (never an address or a zone) and
-    notifies the players concerned: everyone for the From address (sent from the new one), a
-    player whose address changed at the new address, a player whose zone changed with the
-    current deadline in it. Returns ``{"game", "changed": [...], "notified"}``."""
+    current one; encryption is refused for a seat whose key is not an ssh-ed25519 key, or whose
+    key form pbem does not know (a seat registered before schema 0004) unless ``keys`` ({role:
+    (key file text, its path)}) gives that seat's registered key as an ssh-ed25519 line.
+    Logs ``set`` with which settings changed (never an address or a zone) and notifies the
+    players concerned: everyone for the From address (sent from the new one), a player whose
+    address changed at the new address, a player whose zone changed with the current deadline
+    in it, a player whose reports are now encrypted (or no longer) with how to open them.
+    Returns ``{"game", "changed": [...], "notified"}``."""
     from pbem.engine.creation import _check_sender
 
     game = ctx.game
     emails, zones = dict(emails or {}), dict(zones or {})
-    if sender is None and not emails and not zones:
-        raise ActionRefused("nothing to change: give --from ADDR, --email ROLE=ADDR or "
-                            "--zone ROLE=ZONE")
+    encrypt, keys = dict(encrypt or {}), dict(keys or {})
+    if sender is None and not emails and not zones and not encrypt:
+        raise ActionRefused("nothing to change: give --from ADDR, --email ROLE=ADDR, "
+                            "--zone ROLE=ZONE or --encrypt ROLE=yes|no")
     changed, told = [], {}
     if sender is not None:
         sender = sender.strip()
@@ -178,6 +197,7 @@ def change_settings(ctx, *, sender: str | None = None, emails: dict | None = Non
         new_zone[role] = check_zone(zone, f"--zone {role}")
         if new_zone[role] == player.zone:
             raise ActionRefused(f"{role}'s time zone is {player.zone or 'none'} already")
+    new_kind = _check_encryption(ctx, encrypt, keys)
 
     phase = repo.open_phase(ctx.session, game.id)
     if sender is not None:
@@ -208,6 +228,14 @@ def change_settings(ctx, *, sender: str | None = None, emails: dict | None = Non
             line += (f" The deadline of {_window_name(phase)} is "
                      f"{format_when(phase.deadline_at, shown)}.")
         told.setdefault(role, []).append(line)
+    for role, on in encrypt.items():
+        player = ctx.player(role)
+        player.encrypt_reports = on
+        if role in new_kind:
+            player.key_type = new_kind[role]
+        ctx.session.add(player)
+        changed.append({"setting": "encrypt", "role": role})
+        told.setdefault(role, []).append(_encryption_line(game, role, player, on))
     record_action(ctx, "set", why, now, changed=changed)
 
     def text(p):
@@ -217,3 +245,54 @@ def change_settings(ctx, *, sender: str | None = None, emails: dict | None = Non
     n = _notify(ctx, "settings changed", text, now, roles=set(told))
     what = [c["setting"] + (f" of {c['role']}" if "role" in c else "") for c in changed]
     return {"game": game.id, "changed": what, "notified": n}
+
+
+def _check_encryption(ctx, encrypt: dict, keys: dict) -> dict:
+    """Check the ``encrypt`` changes of :func:`change_settings` ({role: bool}) with the key
+    files ``keys`` ({role: (text, source)}) that show pbem a seat's key form; returns {role:
+    key form} for the seats whose form the key files told. Raises ActionRefused or
+    NotEncryptable (pbem.engine.encryption)."""
+    from pbem.crypto.errors import CryptoError
+    from pbem.crypto.keys import load_public_key
+    from pbem.engine.encryption import check_encryptable, key_type
+
+    for role in keys:
+        if not encrypt.get(role):
+            raise ActionRefused(f"--key {role}=PUBKEYFILE shows pbem the form of {role}'s key "
+                                f"to turn encryption on: it goes with --encrypt {role}=yes")
+    told = {}
+    for role, on in encrypt.items():
+        player = _role_player(ctx, role)
+        if on == player.encrypt_reports:
+            raise ActionRefused(f"{role}'s reports are {'' if on else 'not '}encrypted already")
+        if not on:
+            continue
+        kind = player.key_type
+        if role in keys:
+            text, source = keys[role]
+            try:
+                key = load_public_key(text, source)
+            except CryptoError as e:
+                raise GameError(f"--key {role}: {e}") from None
+            if key.fingerprint != player.fingerprint:
+                raise ActionRefused(f"--key {role}: {source} holds the key {key.fingerprint}, "
+                                    f"not {role}'s registered key {player.fingerprint} (to "
+                                    f"register a new key: `pbem game replace {ctx.game.id} "
+                                    f"{role} EMAIL:PUBKEYFILE`)")
+            kind = told[role] = key_type(text)
+        check_encryptable(ctx.game.id, role, kind, player.fingerprint)
+    return told
+
+
+def _encryption_line(game, role: str, player, on: bool) -> str:
+    """The line of the settings notice that tells a player their reports are now encrypted
+    (and how to open them), or no longer."""
+    if not on:
+        return (f"Your reports for {role} now come unencrypted again: the report is the body "
+                "of the mail, with the HTML report attached as report.html.")
+    return (f"Your reports for {role} now come encrypted with age to your ssh-ed25519 key "
+            f"{player.fingerprint}: the mail names the report, and its attachments report.age "
+            "(the text report) and report.html.age (the report with its map) open with "
+            "`age -d -i ~/.ssh/id_ed25519 report.age` and `age -d -i ~/.ssh/id_ed25519 -o "
+            "report.html report.html.age` (the private key of the key you registered). "
+            "Reports already mailed stay as they were.")

@@ -41,6 +41,9 @@ class PlayerSpec:
     key_text: str
     key_source: str
     zone: str | None = None
+    encrypt: bool = False
+    """Mail this seat's reports encrypted to its key with age (``--encrypt ROLE``; an
+    ssh-ed25519 key only: pbem.engine.encryption)."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,7 @@ def _check_spec(spec: GameSpec):
     from pbem.engine.admin import check_address
 
     from pbem.crypto.keys import KeyFormatError, load_public_key
+    from pbem.engine.encryption import check_encryptable, key_type
 
     if not GAME_ID.match(spec.game_id):
         raise GameError(f"game id {spec.game_id!r}: expected 1-64 letters, digits, '.', '_' or '-', "
@@ -114,6 +118,8 @@ def _check_spec(spec: GameSpec):
             raise GameError(f"players {seen_fp[key.fingerprint]} and {p.role} have the same key "
                             f"{key.fingerprint}: a key identifies one role")
         seen_fp[key.fingerprint] = p.role
+        if p.encrypt:
+            check_encryptable(spec.game_id, p.role, key_type(p.key_text), key.fingerprint)
         keys.append(key)
         if p.zone:
             try:
@@ -170,6 +176,7 @@ def create_game(db, sealer, spec: GameSpec, now: datetime, entropy) -> dict:
     setup report text as everyone may read it). Raises GameError for bad input or an existing id.
     """
     from pbem.dice import DiceStream, commitment
+    from pbem.engine.encryption import key_type
     from pbem.engine.publish import publish_phase
     from pbem.ledger import canonical_json
 
@@ -193,7 +200,8 @@ def create_game(db, sealer, spec: GameSpec, now: datetime, entropy) -> dict:
         players = []
         for seat, (p, key) in enumerate(zip(spec.players, keys), start=1):
             row = Player(game_id=game.id, role=p.role, seat=seat, email=p.email,
-                         public_key=key.openssh_line(), fingerprint=key.fingerprint, zone=p.zone)
+                         public_key=key.openssh_line(), fingerprint=key.fingerprint, zone=p.zone,
+                         key_type=key_type(p.key_text), encrypt_reports=p.encrypt)
             s.add(row)
             players.append(row)
         s.flush()
@@ -208,7 +216,9 @@ def create_game(db, sealer, spec: GameSpec, now: datetime, entropy) -> dict:
 
         ctx.log("game-created", now, ruleset=rs.name, title=rs.title,
                 roles=[{"role": p.role, "seat": p.seat, "key": p.public_key,
-                        "fingerprint": p.fingerprint} for p in players],
+                        "fingerprint": p.fingerprint,
+                        **({"encrypt_reports": True} if p.encrypt_reports else {})}
+                       for p in players],
                 options=options, house_rules_sha256=game.house_rules_sha256,
                 map=hexmap.name, map_sha256=hexmap.digest,
                 data_sha256=hashlib.sha256(canonical_json(data).encode()).hexdigest(),

@@ -125,7 +125,8 @@ class DeliveryRun:
 
 def compose_queued(s, sealer, row) -> tuple[str, bytes]:
     """``(From address, message bytes)`` of a queued Outbox ``row``: a report is composed from
-    its stored (sealed) report of ``report_seq`` in text and HTML, a receipt, rejection,
+    its stored (sealed) report of ``report_seq`` in text and HTML (encrypted to the reader's
+    key with age when their seat asks for it: pbem.engine.encryption), a receipt, rejection,
     notice or reminder from its sealed letter. Raises ComposeError (pbem.mail.errors) for a
     mail that cannot be made (an address that is not one), anything else for a row whose
     stored parts cannot be read back."""
@@ -144,6 +145,14 @@ def compose_queued(s, sealer, row) -> tuple[str, bytes]:
                                   f"{row.owner}")
             parts[fmt] = sealer.open(row.game_id, row.owner, f"report:{row.report_seq}:{fmt}",
                                      0, rep.blob).decode()
+        from pbem.store.models import Player
+
+        player = s.get(Player, (row.game_id, row.owner))
+        if player is not None and player.encrypt_reports:
+            from pbem.engine.encryption import compose_encrypted_report
+
+            return game.referee_address, compose_encrypted_report(s, game, row, player,
+                                                                  parts["text"], parts["html"])
         return game.referee_address, compose_report(game, row, parts["text"], parts["html"])
     letter = json.loads(sealer.open(row.game_id or "-", row.owner, f"mail:{row.kind}", 0,
                                     row.blob))

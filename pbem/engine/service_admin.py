@@ -82,16 +82,17 @@ class GameAdmin:
 
     def change_settings(self, game_id: str, *, sender: str | None = None,
                         emails: dict | None = None, zones: dict | None = None,
+                        encrypt: dict | None = None, keys: dict | None = None,
                         why: str | None = None) -> dict:
-        """Change the From address, players' addresses and zones
-        (pbem.engine.admin.change_settings); also of an ended game (its reports can still be
-        sent again)."""
+        """Change the From address, players' addresses, zones and whether their reports are
+        encrypted (pbem.engine.admin.change_settings); also of an ended game (its reports can
+        still be sent again)."""
         from pbem.engine import admin
 
         why = admin.check_why(why, required=False)
         with self._acting(game_id, "set", running=False) as ctx:
             return admin.change_settings(ctx, sender=sender, emails=emails, zones=zones,
-                                         why=why, now=self.clock())
+                                         encrypt=encrypt, keys=keys, why=why, now=self.clock())
 
     def end_game(self, game_id: str, *, why: str) -> dict:
         """Abandon the game, revealing everything hidden (pbem.engine.admin.abandon); ``why``

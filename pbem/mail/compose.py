@@ -57,6 +57,7 @@ def compose(
     message_id_domain: str = "pbem.invalid",
     date: datetime | None = None,
     message_key: str = "",
+    identity: tuple | None = None,
 ) -> bytes:
     """Return one complete message as bytes with CRLF line ends (``email.policy.SMTP``).
 
@@ -78,6 +79,10 @@ def compose(
       content (pbem passes the outbox row id, ``outbox/42``); it goes into the hash below, so
       two mails queued with equal content get different Message-IDs, while composing the same
       queued mail again gives the same bytes.
+    - ``identity``: for a mail whose attachments differ each time it is composed (a report
+      encrypted with age, pbem.engine.encryption), what the hash below covers instead of
+      ``html`` and ``attachments`` (nothing secret: the Message-ID is in the clear), so that
+      composing it again keeps its Message-ID.
 
     The Message-ID is ``<YYYYMMDDTHHMMSSZ.HASH@domain>`` (the Date in UTC; HASH: the first 20
     hex digits of a SHA-256 over sender, to, subject, text, html, attachments, in_reply_to and
@@ -102,7 +107,8 @@ def compose(
     _set_address(msg, "To", to)
     msg["Subject"] = safe_header_text(subject, 998)
     msg["Date"] = format_datetime(when)
-    digest = _digest(sender, to, subject, text, html, attachments, in_reply_to,
+    digest = _digest(sender, to, subject, text,
+                     *((html, attachments) if identity is None else (identity,)), in_reply_to,
                      *((message_key,) if message_key else ()))
     msg["Message-ID"] = f"<{when:%Y%m%dT%H%M%SZ}.{digest[:20]}@{message_id_domain}>"
     if in_reply_to:

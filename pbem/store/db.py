@@ -28,7 +28,7 @@ from sqlmodel import Session
 
 import pbem.store.integrity  # noqa: F401  (the row-MAC events on the protected models)
 
-SCHEMA_HEAD = "0003_running_games"
+SCHEMA_HEAD = "0004_encrypted_reports"
 """The Alembic revision this code expects; ``pbem init``/``pbem upgrade`` bring a database to it."""
 
 BUSY_TIMEOUT_MS = 60_000

@@ -67,13 +67,18 @@ PROTECTED_V1: dict[str, tuple[str, ...]] = {
 """The columns the MACs covered at schema 0002 (marker version 1): a database upgraded from
 0002 has its MACs checked against these and recomputed over :data:`PROTECTED`."""
 
-PROTECTED: dict[str, tuple[str, ...]] = {
+PROTECTED_V2: dict[str, tuple[str, ...]] = {
     "game": PROTECTED_V1["game"] + ("schedule_json", "paused_at"),
     "player": PROTECTED_V1["player"],
     "phase": PROTECTED_V1["phase"] + ("reminded_json",),
     "order_set": PROTECTED_V1["order_set"] + ("wait",),
     "outbox": PROTECTED_V1["outbox"] + ("attempts", "failed_at", "error"),
 }
+"""The columns the MACs covered at schema 0003 (marker version 2): a database upgraded from
+0003 has its MACs checked against these and recomputed over :data:`PROTECTED`."""
+
+PROTECTED: dict[str, tuple[str, ...]] = dict(
+    PROTECTED_V2, player=PROTECTED_V2["player"] + ("key_type", "encrypt_reports"))
 """Per protected table, the columns its MAC covers (primary key first): every column but
 ``mac``, and but those of :data:`UNPROTECTED`: ``outbox.blob``, a letter sealed for its reader
 with AES-256-GCM under additional data naming its game, owner and kind (a damaged one is
@@ -81,8 +86,12 @@ reported for that message alone when the outbox is delivered, while the others s
 the outbox's delivery scheduling (``next_try_at``, ``claimed_by``, ``claimed_until``): changing
 them can only make a queued message go sooner or later, never a sent one go again."""
 
-MARKER_VERSION = 2
-"""The version of the column lists the MACs cover: 1 = :data:`PROTECTED_V1`, 2 = PROTECTED."""
+MARKER_VERSION = 3
+"""The version of the column lists the MACs cover: 1 = :data:`PROTECTED_V1` (schema 0002),
+2 = :data:`PROTECTED_V2` (0003), 3 = PROTECTED (0004)."""
+
+OLDER_COLUMNS = {1: PROTECTED_V1, 2: PROTECTED_V2}
+"""The column lists of the older marker versions, for :func:`protect_rows`."""
 
 UNPROTECTED = {"outbox": ("blob", "next_try_at", "claimed_by", "claimed_until")}
 """The columns of protected tables left out of the MAC (see :data:`PROTECTED`)."""
@@ -324,13 +333,13 @@ def protect_rows(s, key: bytes, fix_order_set=None) -> dict[str, int]:
     ``digest`` and ``blob`` in place and return True (an order set stored by an older pbem).
     Idempotent: once done, returns ``{}`` without reading anything. Returns the rows MACed
     per table. A database whose MACs cover an older column list (marker version 1, schema
-    0002) has them checked and recomputed instead (:func:`remac_rows`), returning ``{}``:
-    its rows had their integrity checks already."""
+    0002; 2, schema 0003) has them checked over it and recomputed instead
+    (:func:`remac_rows`), returning ``{}``: its rows had their integrity checks already."""
     version = _marker_version(s, key)
     if version == MARKER_VERSION:
         return {}
-    if version == 1:
-        remac_rows(s, key, PROTECTED_V1)
+    if version in OLDER_COLUMNS:
+        remac_rows(s, key, OLDER_COLUMNS[version])
         s.merge(Setting(key=ROW_MACS_SETTING, value=protected_marker(key)))
         s.flush()
         return {}

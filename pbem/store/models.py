@@ -77,6 +77,11 @@ class Player(SQLModel, table=True):
     public_key: str = Field(sa_column=Column(Text, nullable=False))
     fingerprint: str = Field(index=True)
     zone: Optional[str] = None
+    # the form the key was registered in: "ssh-ed25519" or "pbem-ed25519" (public_key is
+    # always stored as an OpenSSH line); None for a seat registered before schema 0004
+    key_type: Optional[str] = None
+    # the player's reports are mailed encrypted to their ssh-ed25519 key with age (docs/mail.md)
+    encrypt_reports: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
     mac: Optional[str] = None
 
 
