@@ -14,11 +14,24 @@ import click
 
 
 class Ctx:
-    """What the group's options give every command: the home and the clock override."""
+    """What the group's options give every command: the home, the clock override and the
+    referee's template folder."""
 
-    def __init__(self, home: str | None, db: str | None, now: str | None):
+    def __init__(self, home: str | None, db: str | None, now: str | None,
+                 templates: str | None = None):
         self.home_arg, self.db_arg, self.now_arg = home, db, now
+        self.templates_arg = templates
         self._referee = None
+        self._templates_set = False
+
+    def close(self) -> None:
+        """At the end of the command: forget the template folder (a process running several
+        commands, as the tests do, starts each with pbem's templates)."""
+        if self._templates_set:
+            from pbem.reports.render import use_templates
+
+            use_templates(None)
+            self._templates_set = False
 
     def referee(self):
         if self._referee is None:
@@ -36,6 +49,12 @@ class Ctx:
                                              f"{self.now_arg!r}", param_hint="--now") from None
                 clock = lambda: fixed  # noqa: E731
             self._referee = Referee(Home.resolve(self.home_arg, self.db_arg), clock=clock)
+            # reports, receipts and rejections are rendered with the referee's templates:
+            # --templates, else [reports] templates of HOME/config.toml (read when first needed)
+            from pbem.reports.render import use_templates
+
+            use_templates(self.templates_arg, home=self._referee.home.path)
+            self._templates_set = True
             # The modules loaded so far live as long as the command: keep the cyclic garbage
             # collector from walking them again and again in the middle of a phase.
             import gc
@@ -146,16 +165,22 @@ class _Main(click.Group):
               help="Database URL instead of HOME/pbem.db [env PBEM_DB].")
 @click.option("--now", envvar="PBEM_NOW", metavar="TIME", hidden=True,
               help="Pretend the time is TIME (ISO 8601 with zone); for tests and replays.")
+@click.option("--templates", metavar="DIR",
+              type=click.Path(exists=True, file_okay=False, dir_okay=True),
+              help="The referee's template folder: its templates replace pbem's, for all games "
+                   "(DIR/NAME), a ruleset (DIR/RULESET/NAME) or one game (DIR/games/ID/NAME) "
+                   "[default: [reports] templates in HOME/config.toml; docs/reports.md].")
 @click.version_option(package_name="pbem")
 @click.pass_context
-def main(ctx, home, db, now):
+def main(ctx, home, db, now, templates):
     """pbem: a play-by-email judge for board wargames.
 
     Players mail signed orders; pbem ingests them, checks them against the rules, adjudicates
     each phase with dice every player can verify, keeps secrets sealed, and mails each player a
     report of what they may know. Start with `pbem init`, or see it all at work with `pbem demo`.
     """
-    ctx.obj = Ctx(home, db, now)
+    ctx.obj = Ctx(home, db, now, templates)
+    ctx.call_on_close(ctx.obj.close)
 
 
 def read_text_file(path: str, what: str) -> str:

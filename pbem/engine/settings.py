@@ -21,6 +21,10 @@ file")::
     timeout = 60               # seconds for connecting and for each reply
     cafile = "/etc/pbem/ca.pem"   # trust this CA (PEM) instead of the system's (optional)
 
+    [reports]
+    templates = "templates"    # the referee's template folder, relative to HOME (optional;
+                               # `pbem --templates DIR` wins; docs/reports.md)
+
 A file that is not valid TOML, an unknown table or key, or a value of the wrong type or range
 raises :class:`SettingsError` naming the file, the line and what was expected. A password is
 never read from this file (``password`` is refused, with the way to give it).
@@ -36,7 +40,7 @@ from pbem.engine.errors import SetupError
 from pbem.engine.readpool import Budget
 
 CONFIG_FILE = "config.toml"
-TABLES = ("ingest", "mail", "smtp")
+TABLES = ("ingest", "mail", "smtp", "reports")
 """The tables the settings file may hold (a misspelt ``[injest]`` is an error, not ignored)."""
 
 
@@ -85,6 +89,15 @@ class SmtpSettings:
     password_env: str | None = None
     timeout: float = 60.0
     cafile: str | None = None
+
+
+@dataclass(frozen=True)
+class ReportsSettings:
+    """The ``[reports]`` settings: ``templates``, the referee's template folder (absolute;
+    None when not set), and ``source`` naming where it was read (for messages)."""
+
+    templates: Path | None = None
+    source: str = ""
 
 
 _RANGES = {"read_seconds": (0.001, 3600.0), "read_memory_mb": (1, 1_000_000),
@@ -224,6 +237,28 @@ def load_smtp_settings(home: Path) -> SmtpSettings:
                                 "\"smtp.example.org\"")
         values[key] = value.strip() if isinstance(value, str) else value
     return SmtpSettings(**values)
+
+
+def load_reports_settings(home: Path) -> ReportsSettings:
+    """The ``[reports]`` settings of ``HOME/config.toml`` (``templates`` None when there is no
+    file or no such key). ``templates`` is a folder, relative to HOME unless absolute (``~``
+    expanded). Raises :class:`SettingsError` for an unknown key, a value that is not a text,
+    or a folder that does not exist."""
+    path, text, data = _read(home)
+    templates, source = None, ""
+    for key, value in data.get("reports", {}).items():
+        where = f"{path}, line {_line_of(text, 'reports', key)}: [reports] {key}"
+        if key != "templates":
+            raise SettingsError(f"{where}: no such setting; expected templates")
+        if not isinstance(value, str) or not value.strip():
+            raise SettingsError(f"{where} = {_toml(value)}: expected a folder in quotes, such "
+                                "as \"templates\" (relative to the home folder)")
+        folder = Path(home).expanduser() / Path(value.strip()).expanduser()
+        if not folder.is_dir():
+            raise SettingsError(f"{where} = {_toml(value)}: no such folder {folder}; expected "
+                                "the referee's folder of templates (docs/reports.md)")
+        templates, source = folder, f"[reports] templates in {path}"
+    return ReportsSettings(templates, source)
 
 
 def _toml(value) -> str:
