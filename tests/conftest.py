@@ -148,6 +148,9 @@ def demo_game(tmp_path_factory):
 def pytest_addoption(parser):
     parser.addoption("--conformance-seeds", type=int, default=None,
                      help="random games per ruleset in tests/test_conformance.py (default 3)")
+    parser.addoption("--update-screenshots", action="store_true", default=False,
+                     help="write the report screenshots of tests/test_reports_browser.py to "
+                          "docs/screenshots/ (also: PBEM_UPDATE_SCREENSHOTS=1)")
 
 
 def pytest_configure(config):

@@ -76,16 +76,17 @@ def test_pbem_reports_names_no_game():
 def test_a_third_party_ruleset_gets_an_svg_map_from_its_drawing():
     svg = map_for(PondRuleset(), {"frogs": {"kermit": "0201", "fred": "0201", "gus": "0201"}})
     assert svg["width"] > 0 and len(svg["hexes"]) == 6
-    hexes = {re.search(r"<title>(\d{4})", str(h["svg"])).group(1): str(h["svg"])
-             for h in svg["hexes"]}
-    busy = hexes["0201"]
+    hexes = {re.search(r"<title>(\d{4})", str(h["svg"])).group(1): h for h in svg["hexes"]}
+    busy = str(hexes["0201"]["svg"])
     assert 'fill="#3af"' in busy
     assert "<title>0201: water; kermit; fred; gus</title>" in busy
-    # three pieces fold into two lines, the second keeping the role they share
-    assert re.findall(r'<text class="(m[^"]*)"[^>]*>([^<]*)</text>', busy) == [
-        ("m frog", "K"), ("m frog", "F G")]
-    assert 'fill="#7a5"' in hexes["0101"] and "<title>0101: reeds</title>" in hexes["0101"]
-    assert 'class="m' not in hexes["0101"]
+    # three pieces, three counters (the first on top: drawn last), each keeping its role
+    assert re.findall(r'<g class="(c[^"]*)" data-piece="([^"]*)" data-space="0201">',
+                      str(hexes["0201"]["counters"])) == [
+        ("c frog", "G"), ("c frog", "F"), ("c frog", "K")]
+    assert 'fill="#7a5"' in str(hexes["0101"]["svg"])
+    assert "<title>0101: reeds</title>" in str(hexes["0101"]["svg"])
+    assert not hexes["0101"]["counters"]
 
 
 def test_the_text_map_comes_from_the_same_drawing():

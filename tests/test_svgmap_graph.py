@@ -1,7 +1,7 @@
 """The SVG map of a board of positioned spaces (pbem.reports.svgmap): one square per space at
 its grid place, its fill, label, marks and tooltip as for hexes, and the links other than the
 plain step (tunnels) as lines between square centres; a pure graph gets no SVG map, and the hex
-map is drawn as before, byte for byte."""
+map's markup stays as pinned here, byte for byte."""
 
 from __future__ import annotations
 
@@ -82,16 +82,19 @@ def parsed(ctx: dict) -> ET.Element:
 
 
 def squares(root: ET.Element) -> dict:
-    """{label: (points, fill, title, [(text class, text)], label x)} of each space's group."""
+    """{label: (points, fill, title, [(counter class, face)], label x)} of each space's group
+    (the counters, drawn in a layer of their own, found by their data-space)."""
     out = {}
-    for g in root.findall(f"{NS}g"):
-        if g.get("class", "").startswith("link"):
+    for g in root.findall(f"{NS}g[@data-space]"):
+        if g.get("data-piece") is not None:
             continue
         polygon, texts = g.find(f"{NS}polygon"), g.findall(f"{NS}text")
         label = texts[0].text
-        assert texts[0].get("class") == "l" and label not in out
+        assert texts[0].get("class") == "l" and label not in out and label == g.get("data-space")
+        counters = [(c.get("class"), c.find(f"{NS}text").text)
+                    for c in root.findall(f"{NS}g[@data-piece]") if c.get("data-space") == label]
         out[label] = (polygon.get("points"), polygon.get("fill"), g.find(f"{NS}title").text,
-                      [(t.get("class"), t.text) for t in texts[1:]], float(texts[0].get("x")))
+                      counters[::-1], float(texts[0].get("x")))
     return out
 
 
@@ -122,8 +125,9 @@ def test_fill_label_marks_and_tooltip_of_a_square():
     assert fill == "#000"
     # the title keeps the "<" and "&" the ruleset wrote (escaped in the markup, see below)
     assert title == "5: pit <deep>; flight1; flight2; ghost & co"
-    assert marks == [("m red", "F1"), ("m red", "F2 X")]
-    assert drawn["7"][1:4] == ("#c33", "7: battery; battery3", [("m blue", "B3")])
+    # one counter per piece, the first on top (drawn last), each with its role as a class
+    assert marks == [("c red", "F1"), ("c red", "F2"), ("c red", "X")]
+    assert drawn["7"][1:4] == ("#c33", "7: battery; battery3", [("c blue", "B3")])
     assert drawn["1"][1:4] == ("#eee", "1: floor", [])
     assert drawn["dock"][1] == "#eee"
 
@@ -176,8 +180,10 @@ def test_tunnels_and_far_links_are_lines_between_square_centres():
 
 def test_lines_come_after_the_squares():
     root = parsed(svg_context(drawing()))
-    kinds = ["link" if g.get("class") else "space" for g in root.findall(f"{NS}g")]
-    assert kinds == ["space"] * 13 + ["link"] * 4
+    kinds = ["piece" if g.get("data-piece") else "link" if g.get("class") else "space"
+             for g in root.findall(f"{NS}g")]
+    # the counters come last, above the lines
+    assert kinds == ["space"] * 13 + ["link"] * 4 + ["piece"] * 4
 
 
 def test_a_bad_link_colour_is_refused():
@@ -202,19 +208,22 @@ def test_a_pure_graph_or_no_drawing_gets_no_svg_map():
         svg_context(made)
 
 
-HEX_SVG = """<svg xmlns="http://www.w3.org/2000/svg" width="110.0" height="95.3" viewBox="0 0 110.0 95.3" role="img" aria-label="map">
-<style>polygon{stroke:#555;stroke-width:.6}text{font-family:monospace;text-anchor:middle}.l{font-size:6.2px;fill:#444}.m{font-size:6.6px}</style>
-<g><title>0101: reeds</title><polygon points="44.0,19.1 33.0,38.1 11.0,38.1 0.0,19.1 11.0,0.0 33.0,0.0" fill="#7a5"/><text class="l" x="22.0" y="8.1">0101</text></g>
-<g><title>0102: water</title><polygon points="44.0,57.2 33.0,76.2 11.0,76.2 0.0,57.2 11.0,38.1 33.0,38.1" fill="#3af"/><text class="l" x="22.0" y="46.2">0102</text></g>
-<g><title>0201: water; kermit; gus&lt;</title><polygon points="77.0,38.1 66.0,57.2 44.0,57.2 33.0,38.1 44.0,19.1 66.0,19.1" fill="#3af"/><text class="l" x="55.0" y="27.1">0201</text><text class="m frog" x="55.0" y="39.2">K</text><text class="m frog" x="55.0" y="46.2">G</text></g>
-<g><title>0202: reeds</title><polygon points="77.0,76.2 66.0,95.3 44.0,95.3 33.0,76.2 44.0,57.2 66.0,57.2" fill="#7a5"/><text class="l" x="55.0" y="65.2">0202</text></g>
-<g><title>0301: water</title><polygon points="110.0,19.1 99.0,38.1 77.0,38.1 66.0,19.1 77.0,0.0 99.0,0.0" fill="#3af"/><text class="l" x="88.0" y="8.1">0301</text></g>
-<g><title>0302: water; fred</title><polygon points="110.0,57.2 99.0,76.2 77.0,76.2 66.0,57.2 77.0,38.1 99.0,38.1" fill="#3af"/><text class="l" x="88.0" y="46.2">0302</text><text class="m frog" x="88.0" y="58.3">F</text></g>
+HEX_SVG = """<svg class="map" xmlns="http://www.w3.org/2000/svg" width="110.0" height="95.3" viewBox="0 0 110.0 95.3" role="img" aria-label="map">
+<style>polygon{stroke:#555;stroke-width:.6}text{font-family:sans-serif;text-anchor:middle}.l{font-size:6.6px;fill:#222;font-weight:bold;paint-order:stroke;stroke:#fff;stroke-width:1.6px;stroke-opacity:.7}.x{fill:none;stroke-width:2.2}.c rect{fill:#fff;stroke:#222;stroke-width:.7}.c text{fill:#000}.f{font-size:6.9px;font-weight:bold}.v{font-size:5.1px}.n{font-size:5.1px;font-weight:bold;text-anchor:end;fill:#000!important;paint-order:stroke;stroke:#fff;stroke-width:1.5px}.dn rect{fill-opacity:.55;stroke-dasharray:2 1}.dn .f{font-size:5.1px;font-style:italic}.mv{fill:none;stroke:#111;stroke-width:2.2;stroke-opacity:.8;stroke-linejoin:round}.at{stroke:#d00;stroke-width:2.2;stroke-dasharray:6.6 3.3;fill:none}.r{font-size:6.6px;font-weight:bold;fill:#d00;paint-order:stroke;stroke:#fff;stroke-width:2px}</style>
+<defs><marker id="mv-head" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" markerHeight="4" orient="auto"><path d="M0,0L10,5L0,10z" fill="#111"/></marker><marker id="at-head" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" markerHeight="4" orient="auto"><path d="M0,0L10,5L0,10z" fill="#d00"/></marker></defs>
+<g data-space="0101"><title>0101: reeds</title><polygon points="44.0,19.1 33.0,38.1 11.0,38.1 0.0,19.1 11.0,0.0 33.0,0.0" fill="#7a5"/><text class="l" x="22.0" y="6.8">0101</text></g>
+<g data-space="0102"><title>0102: water</title><polygon points="44.0,57.2 33.0,76.2 11.0,76.2 0.0,57.2 11.0,38.1 33.0,38.1" fill="#3af"/><text class="l" x="22.0" y="44.9">0102</text></g>
+<g data-space="0201"><title>0201: water; kermit; gus&lt;</title><polygon points="77.0,38.1 66.0,57.2 44.0,57.2 33.0,38.1 44.0,19.1 66.0,19.1" fill="#3af"/><text class="l" x="55.0" y="25.8">0201</text></g>
+<g data-space="0202"><title>0202: reeds</title><polygon points="77.0,76.2 66.0,95.3 44.0,95.3 33.0,76.2 44.0,57.2 66.0,57.2" fill="#7a5"/><text class="l" x="55.0" y="63.9">0202</text></g>
+<g data-space="0301"><title>0301: water</title><polygon points="110.0,19.1 99.0,38.1 77.0,38.1 66.0,19.1 77.0,0.0 99.0,0.0" fill="#3af"/><text class="l" x="88.0" y="6.8">0301</text></g>
+<g data-space="0302"><title>0302: water; fred</title><polygon points="110.0,57.2 99.0,76.2 77.0,76.2 66.0,57.2 77.0,38.1 99.0,38.1" fill="#3af"/><text class="l" x="88.0" y="44.9">0302</text></g>
+<g class="c frog" data-piece="G" data-space="0201"><title>0201: gus&lt;</title><rect x="47.5" y="31.9" width="17.2" height="17.2" rx="2.1"/><text class="f" x="56.1" y="43.0">G</text></g><g class="c frog" data-piece="K" data-space="0201"><title>0201: kermit</title><rect x="45.3" y="34.1" width="17.2" height="17.2" rx="2.1"/><text class="f" x="53.9" y="45.2">K</text><text class="n" x="61.7" y="50.3">2</text></g>
+<g class="c frog" data-piece="F" data-space="0302"><title>0302: fred</title><rect x="79.4" y="52.1" width="17.2" height="17.2" rx="2.1"/><text class="f" x="88.0" y="63.2">F</text></g>
 </svg>
 """
 
 
-def test_the_hex_map_is_drawn_as_before():
+def test_the_hex_map_markup_is_stable():
     """The hex path, byte for byte (the examples/ reports check the same on real games)."""
     from test_drawing import PondRuleset
 

@@ -7,12 +7,15 @@ of the mail reports (:func:`text_map`) and the SVG map of the HTML reports
 Everything in a Drawing comes from the view it was drawn from, so the maps show exactly what
 the view shows.
 
-- :class:`Piece`: one mark in a space of the SVG map: a short text (``"B2"``, ``"M3"``), a
-  tooltip fragment and an optional CSS class (a colour role).
+- :class:`Piece`: one counter in a space of the SVG map: a short text (``"B2"``, ``"M3"``), a
+  tooltip fragment, an optional CSS class, and how the counter looks (its side's colour, a
+  face-up symbol and printed values, or a face-down back with its public id).
 - :class:`Space`: one space (hex, square): its terrain (a fill class, looked up in
-  :attr:`Drawing.fills`), its cell in the text map, a tooltip, and its pieces.
-- :class:`Drawing`: the board, the spaces by label, the fill of each terrain class, the legend
-  and the notes printed under the text map.
+  :attr:`Drawing.fills`), its cell in the text map, a tooltip, its pieces and an optional
+  special mark (:attr:`Drawing.specials`).
+- :class:`Drawing`: the board, the spaces by label, the fill of each terrain class, the
+  colours of the sides, the special marks, the legend and the notes printed under the text map
+  (wrapped at 78 characters).
 
 A hex map is drawn as hexes; a board whose spaces have positions (:func:`positions`: a grid of
 numbered squares) as a grid of cells in the text map (:func:`grid_text`) and of squares in the
@@ -20,7 +23,7 @@ SVG map, its links other than ``adjacent`` ones (tunnels) as lines; any other bo
 graph) as one ``label text`` line per space in the text map, and no SVG map.
 
 The text map and the SVG map summarise a space differently (a text cell is a few ASCII
-characters, an SVG hex or square holds two lines of marks and a tooltip), so a Space carries both its
+characters, an SVG hex or square holds a stack of counters and a tooltip), so a Space carries both its
 text cell and its pieces; the ruleset decides both in one place.
 """
 
@@ -45,6 +48,7 @@ __all__ = [
     "positions",
     "remember_last",
     "text_map",
+    "wrap_line",
 ]
 
 UNKNOWN_FILL = "#ddd"
@@ -64,22 +68,53 @@ class DrawingError(ValueError):
 
 @dataclass(frozen=True)
 class Piece:
-    """One mark drawn in a space of the SVG map.
+    """One piece (a counter) drawn in a space of the SVG map.
 
-    ``text`` is what the map writes (a few characters: ``"B2"``, ``"r2 g1"``, ``"^"``);
-    ``title`` is this piece's part of the space's tooltip (``"ship2 (red1)"``); ``role`` is a
-    CSS class for the mark (lower case letters, digits and ``-``; ``""`` for none), which a
-    style sheet may colour.
+    ``text`` is its short mark (a few characters: ``"B2"``, ``"r3"``, ``"^"``); ``title`` is
+    this piece's part of the space's tooltip (``"ship2 (red1)"``); ``role`` is a CSS class for
+    the counter (lower case letters, digits and ``-``; ``""`` for none), which a style sheet
+    may colour. The counter's look, all optional (a Piece with only a text is drawn as a
+    white counter showing that text):
+
+    - ``side``: the side or owner whose colour the counter takes (a key of
+      :attr:`Drawing.sides`; ``""``: a neutral white counter);
+    - ``symbol``: what a face-up counter shows large (a type symbol or short name: ``"Sol"``,
+      ``"B"``); ``""`` shows ``text``;
+    - ``values``: the printed values a face-up counter shows under its symbol
+      (``"3-3-6"``: attack-defense-movement; ``"A/B"``: rating letters); ``""`` for none;
+    - ``face_down``: a face-down counter: a blank back showing only its public id;
+    - ``id``: the piece's public id (a face-down counter's marker: ``"u05"``); ``""`` uses
+      ``text``. The SVG counter carries it as ``data-piece`` (:attr:`key`).
+
+    Only what the reader may know goes in a Piece: a ruleset fills these fields from the view.
     """
 
     text: str
     title: str = ""
     role: str = ""
+    side: str = ""
+    symbol: str = ""
+    values: str = ""
+    face_down: bool = False
+    id: str = ""
 
     def __post_init__(self):
         if self.role and not _CLASS.match(self.role):
             raise DrawingError(f"piece {self.text!r}: role {self.role!r} is not a CSS class "
                                f"(lower case letters, digits and '-', starting with a letter)")
+
+    @property
+    def key(self) -> str:
+        """The piece's ``data-piece`` in the SVG map: its ``id``, else its ``text``."""
+        return self.id or self.text
+
+    @property
+    def face(self) -> str:
+        """What the counter shows large: its id on a face-down counter, else its symbol (or
+        its text)."""
+        if self.face_down:
+            return self.key
+        return self.symbol or self.text
 
 
 @dataclass(frozen=True)
@@ -89,13 +124,16 @@ class Space:
     ``terrain`` is its fill class (a key of :attr:`Drawing.fills`); ``text`` its cell in the
     text map (ASCII, on one line, at most :attr:`Drawing.text_width` characters; ``""`` leaves
     it blank); ``title`` the start of its tooltip (``"forest"``), which the pieces' titles
-    follow; ``pieces`` what stands there, in drawing order.
+    follow; ``pieces`` what stands there, in drawing order (the first one on top of the
+    stack); ``special`` marks a special space (a key of :attr:`Drawing.specials`: a safe
+    island, a prison, an exit edge; ``""`` for none), outlined in its colour in the SVG map.
     """
 
     terrain: str = ""
     text: str = ""
     title: str = ""
     pieces: tuple[Piece, ...] = ()
+    special: str = ""
 
     def tooltip(self) -> str:
         """The space's title and its pieces' titles, joined by ``"; "`` (empty parts left
@@ -104,9 +142,10 @@ class Space:
         return "; ".join(p for p in parts if p)
 
     def marks(self) -> list[tuple[str, str]]:
-        """``(text, role)`` of each line the SVG map writes in the space: one per piece with a
-        text, but at most two lines, the second holding every piece after the first (its role
-        kept only when those pieces share one)."""
+        """``(text, role)`` of the space's pieces as at most two lines of text (the SVG map drew
+        them so before it drew counters; kept for rulesets that use it): one per piece with a
+        text, the second line holding every piece after the first (its role kept only when
+        those pieces share one)."""
         shown = [(p.text, p.role) for p in self.pieces if p.text]
         if len(shown) > 2:
             rest = shown[1:]
@@ -120,10 +159,10 @@ _BLANK = Space()
 
 
 @functools.lru_cache(maxsize=4096)
-def plain_space(terrain: str, text: str = "", title: str = "") -> Space:
-    """The :class:`Space` with no pieces of that terrain, text and title, built once: most
-    spaces of a board are plain, and look the same in every view."""
-    return Space(terrain, text, title)
+def plain_space(terrain: str, text: str = "", title: str = "", special: str = "") -> Space:
+    """The :class:`Space` with no pieces of that terrain, text, title and special mark, built
+    once: most spaces of a board are plain, and look the same in every view."""
+    return Space(terrain, text, title, (), special)
 
 
 @dataclass(frozen=True)
@@ -145,6 +184,13 @@ class Drawing:
     - ``link_colours``: the SVG colour (``#rgb`` or ``#rrggbb``) of the lines the SVG map of a
       board of squares draws for each link kind (``"tunnel"``); a kind without one is drawn
       :data:`LINK_COLOUR`.
+    - ``sides``: the counter colour (``#rgb`` or ``#rrggbb``) of each side or owner a
+      :attr:`Piece.side` names (``{"red": "#c33"}``); the HTML legend shows each with its
+      name. A side without one is drawn white.
+    - ``specials``: ``{class: (colour, name)}`` of the special spaces (:attr:`Space.special`):
+      the SVG map outlines such a space in that colour and the legend names it.
+    - ``terrain_names``: the name the HTML legend gives a terrain class (default: the class,
+      its ``-`` read as blanks); the legend lists the terrains of :attr:`fills` in order.
     """
 
     board: Any
@@ -154,8 +200,23 @@ class Drawing:
     notes: tuple[str, ...] = ()
     text_width: int = 4
     link_colours: Mapping[str, str] = field(default_factory=dict)
+    sides: Mapping[str, str] = field(default_factory=dict)
+    specials: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    terrain_names: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self):
+        object.__setattr__(self, "sides", MappingProxyType(dict(self.sides)))
+        object.__setattr__(self, "specials", MappingProxyType(
+            {k: tuple(v) for k, v in self.specials.items()}))
+        object.__setattr__(self, "terrain_names", MappingProxyType(dict(self.terrain_names)))
+        for side, colour in self.sides.items():
+            if not isinstance(colour, str) or not _COLOUR.match(colour):
+                raise DrawingError(f"colour of side {side!r}: {colour!r} is not a colour "
+                                   f"#rgb or #rrggbb")
+        for special, entry in self.specials.items():
+            if not _CLASS.match(special) or len(entry) != 2 or not _COLOUR.match(str(entry[0])):
+                raise DrawingError(f"special space {special!r}: expected a CSS class and "
+                                   f"(colour #rgb or #rrggbb, name), not {entry!r}")
         object.__setattr__(self, "spaces", MappingProxyType(dict(self.spaces)))
         object.__setattr__(self, "fills", MappingProxyType(dict(self.fills)))
         object.__setattr__(self, "link_colours", MappingProxyType(dict(self.link_colours)))
@@ -183,6 +244,16 @@ class Drawing:
     def fill(self, label: str) -> str:
         """The SVG colour of the space at ``label``, from its terrain class."""
         return self.fills.get(self.space(label).terrain, UNKNOWN_FILL)
+
+    def legend_items(self) -> list[tuple[str, str, str]]:
+        """``(kind, colour, name)`` of each entry of the HTML legend: the terrains of
+        :attr:`fills` (kind ``"terrain"``), the special spaces (``"special"``) and the sides
+        (``"side"``), each in its mapping's order."""
+        items = [("terrain", colour, self.terrain_names.get(t, t.replace("-", " ")))
+                 for t, colour in self.fills.items()]
+        items += [("special", colour, name) for colour, name in self.specials.values()]
+        items += [("side", colour, side) for side, colour in self.sides.items()]
+        return items
 
     def cell(self, label: str) -> str:
         """The text-map cell of ``label`` (checked by :func:`text_map`, not here)."""
@@ -273,7 +344,8 @@ def grid_text(drawing: Drawing, where: Mapping[str, tuple[int, int]]) -> list[st
 
 def text_map(drawing: Drawing) -> str:
     """The plain-text map of ``drawing`` for mail bodies: the board, a blank line, the legend,
-    then the notes. Every line ends with ``"\\n"``.
+    then the notes, each legend or note line longer than :data:`TEXT_COLUMNS` wrapped at blanks
+    with a two-blank hanging indent (:func:`wrap_line`). Every line ends with ``"\\n"``.
 
     The board is drawn as: a hex map by :func:`pbem.boards.textmap.ascii_map`; a board whose
     spaces have positions (:func:`positions`: a grid of squares) as a grid of cells
@@ -301,7 +373,27 @@ def text_map(drawing: Drawing) -> str:
             if text:
                 rows.append(f"{label} {text}\n")
         top = "".join(rows)
-    return top + "\n" + "\n".join(drawing.legend + drawing.notes) + "\n"
+    under = [part for line in drawing.legend + drawing.notes for part in wrap_line(line)]
+    return top + "\n" + "\n".join(under) + "\n"
+
+
+TEXT_COLUMNS = 78
+"""Width of a mail body's line: the legend and notes under the text map are wrapped to it."""
+
+
+@functools.lru_cache(maxsize=4096)
+def wrap_line(line: str, width: int = TEXT_COLUMNS) -> tuple[str, ...]:
+    """``line`` as lines of at most ``width`` characters, broken at blanks: the later ones
+    indented two blanks more than ``line`` (a hanging indent). A line that fits is kept as it
+    is; a word longer than the width stays whole."""
+    import textwrap
+
+    if len(line) <= width:
+        return (line,)
+    lead = line[:len(line) - len(line.lstrip(" "))]
+    return tuple(textwrap.wrap(line, width=width, initial_indent="", subsequent_indent=lead + "  ",
+                               break_long_words=False, break_on_hyphens=False,
+                               drop_whitespace=True) or [line])
 
 
 def remember_last(draw):

@@ -55,6 +55,8 @@ def report_context(*, game: dict, role: str, zone: str | None, view: dict, board
     - ``next_window``: ``{"turn", "phase", "phase_id", "title", "owed", "optional",
       "you_owe", "you_may", "deadline": format_deadline(...), "commit"}`` or None at the end.
     - ``template``: the order file to fill in (header + body) or None.
+    - ``map_events``: the moves and attacks among ``events`` the SVG map draws
+      (:func:`map_events`).
     - ``outcome``: ``{"scores", "winners", "reason"}`` or None; ``setup``: for the setup report
       ``{"stand_ins", "referee_key", "referee_fingerprint", "hidden_commit", "setup_commit",
       "options", "house_rules_sha256", "map", "map_sha256", "roles"}``, else None.
@@ -78,4 +80,50 @@ def report_context(*, game: dict, role: str, zone: str | None, view: dict, board
         "outcome": outcome,
         "setup": setup,
         "generated": now.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "map_events": map_events(events),
     }
+
+
+MAP_EVENTS_MAX = 200
+"""At most this many moves and attacks are drawn on one report's map."""
+
+
+def map_events(events: list) -> list:
+    """The moves and attacks of ``events`` (the reader's own) that the SVG map draws
+    (templates/map.svg.j2), in event order, from the events' data (docs/rulesets.md, "draw"):
+
+    - ``{"kind": "move", "text", "path": [space, ...]}`` for an event whose data has a
+      ``"path"`` of at least two spaces: an arrow along them (a ``"from"`` space beside the
+      path, when the path does not start there, is its first space);
+    - ``{"kind": "attack", "text", "from", "to", "hit": bool | None, "result": str}`` for each
+      entry of an event's ``"attack"`` (one ``{"from", "to", "hit" | "result"}`` or a list of
+      them): a line from the attacker's space to the target's (a ring when they are the same)
+      with its result (``"hit"``/``"miss"`` from ``hit`` unless a ``result`` is given).
+      ``"map_attack"`` (same shape) is read instead when present, for an event whose
+      ``"attack"`` already means something else.
+
+    Data of another shape is left out (the event's text still tells it)."""
+    out: list = []
+    for e in events:
+        data = getattr(e, "data", None)
+        if not isinstance(data, dict):
+            continue
+        path = data.get("path")
+        start = data.get("from")
+        if isinstance(path, (list, tuple)) and isinstance(start, (str, int)) \
+                and (not path or path[0] != start):
+            path = [start] + list(path)
+        if isinstance(path, (list, tuple)) and len(path) >= 2 \
+                and all(isinstance(p, (str, int)) for p in path):
+            out.append({"kind": "move", "text": e.text, "path": [str(p) for p in path]})
+        attack = data.get("map_attack", data.get("attack"))
+        for a in attack if isinstance(attack, list) else [attack]:
+            if not isinstance(a, dict) or a.get("from") is None or a.get("to") is None:
+                continue
+            hit = a.get("hit") if isinstance(a.get("hit"), bool) else None
+            result = a.get("result")
+            if result is None:
+                result = "" if hit is None else ("hit" if hit else "miss")
+            out.append({"kind": "attack", "text": e.text, "from": str(a["from"]),
+                        "to": str(a["to"]), "hit": hit, "result": str(result)})
+    return out[-MAP_EVENTS_MAX:]

@@ -68,6 +68,7 @@ def _options() -> dict:
 
 def _configure(env):
     env.filters["wrap"] = _wrap
+    env.filters["wrap_comments"] = _wrap_comments
     env.filters["visible"] = visible
     return env
 
@@ -81,6 +82,19 @@ def _wrap(text: str, width: int = 78, indent: str = "  ") -> str:
 
     return textwrap.fill(text, width=width, subsequent_indent=indent, break_long_words=False,
                          break_on_hyphens=False)
+
+
+def _wrap_comments(text: str, width: int = 78) -> str:
+    """An order template with each comment line (``#``) longer than ``width`` folded into
+    comment lines of ``width`` (later ones ``#   ``); order lines are never folded (a player
+    copies them as they are)."""
+    out = []
+    for line in text.split("\n"):
+        if len(line) > width and line.lstrip().startswith("#"):
+            out.append(_wrap(line, width, "#   "))
+        else:
+            out.append(line)
+    return "\n".join(out)
 
 
 # --- the referee's folder ---------------------------------------------------------------------

@@ -96,12 +96,14 @@ _drawn: dict = {}
 _DRAWN_MAX = 50_000
 
 
-def _draw_hex(h: dict):
-    """One hex (or square: its polygon has four corners) drawn by the macro of
-    templates/map_hex.svg.j2 (autoescaped markup), remembered: most hexes look the same in
-    every reader's map and every phase (a 384-hex map drawn for three readers took a third of
-    a phase's time before)."""
-    key = (h["points"], h["fill"], h["title"], h["label"], h["ly"], tuple(h["marks"]))
+def _draw_hex(h: dict) -> tuple:
+    """One hex (or square) and its counters, drawn by the macros of templates/map_hex.svg.j2
+    (autoescaped markup): ``(space, counters)``, the counters drawn in a layer above the
+    spaces and the links. Remembered: most hexes look the same in every reader's map and
+    every phase (a 384-hex map drawn for three readers took a third of a phase's time
+    before)."""
+    key = (h["label"], h["points"], h["fill"], h["title"], h["special"], h["counters"],
+           h["titles"], h["geo"])
     out = _drawn.get(key)
     if out is None:
         from markupsafe import Markup
@@ -110,9 +112,15 @@ def _draw_hex(h: dict):
 
         if len(_drawn) >= _DRAWN_MAX:
             _drawn.clear()
-        draw = environment().get_template("map_hex.svg.j2").module.draw
-        out = _drawn[key] = Markup(str(draw(h)))
+        module = environment().get_template("map_hex.svg.j2").module
+        h = dict(h, geo=_GEO[h["geo"]])
+        out = _drawn[key] = (Markup(str(module.draw(h))),
+                             Markup(str(module.counters(h))) if h["counters"] else "")
     return out
+
+
+_GEO: dict = {}
+"""Per-space geometry shared by the entries of one layout (label and counter offsets)."""
 
 
 def _draw_link(line: dict):
@@ -139,35 +147,117 @@ def _arrow(x1: float, y1: float, x2: float, y2: float, size: float) -> str:
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in (tip, left, right))
 
 
-def _space_entry(drawing, space, label, points, x, y, size, ly, mark_y) -> dict:
-    """The ``{"svg"}`` entry of one hex or square: ``mark_y(i)`` is the baseline of the
-    ``i``-th line of marks (pixels)."""
+FAN = 3
+"""Counters of a stack drawn at their own offset; deeper ones share the last offset (the
+stack's count, written on the top counter, tells how many there are)."""
+
+
+def _inset(points: str, x: float, y: float, k: float) -> str:
+    """The polygon ``points`` shrunk towards ``(x, y)`` by the factor ``k``."""
+    out = []
+    for pair in points.split():
+        px, py = (float(v) for v in pair.split(","))
+        out.append(f"{x + (px - x) * k:.1f},{y + (py - y) * k:.1f}")
+    return " ".join(out)
+
+
+def _counters(space, sides: dict, x: float, y: float, geo: dict) -> tuple:
+    """``(key, class, face, values, left, top)`` of each counter of a space (pixels: the
+    top-left corner of its square), the deepest first (drawn first) and the space's first
+    piece last (on top), each deeper one shifted up and right (:data:`FAN`)."""
+    n = len(space.pieces)
+    if not n:
+        return ()
+    fan = geo["fan"]
+    shift = fan[min(n - 1, FAN - 1)][0] / 2
+    left0 = x - geo["half"] - shift
+    top0 = y + geo["dy"] - geo["half"] + shift
+    out = []
+    for j in range(n - 1, -1, -1):
+        p = space.pieces[j]
+        dx, dy = fan[min(j, FAN - 1)]
+        cls = " ".join(c for c in (f"k{sides[p.side]}" if p.side in sides else "",
+                                   "dn" if p.face_down else "", p.role) if c)
+        out.append((p.key, cls, p.face, "" if p.face_down else p.values,
+                    round(left0 + dx, 1), round(top0 + dy, 1)))
+    return tuple(out)
+
+
+def _space_entry(drawing, space, label, points, x, y, size, geo, sides) -> dict:
+    """The ``{"svg"}`` entry of one hex or square (pixels)."""
     from pbem.boards.drawing import UNKNOWN_FILL
 
-    if space.pieces:
-        title = space.tooltip()
-        marks = [(mark_y(i), text, role) for i, (text, role) in enumerate(space.marks())]
-    else:
-        title, marks = space.title, []
-    h = {"label": label, "points": points, "x": x, "ly": ly,
-         "fill": drawing.fills.get(space.terrain, UNKNOWN_FILL), "marks": marks,
+    title = space.tooltip() if space.pieces else space.title
+    special = space.special if space.special in drawing.specials else ""
+    h = {"label": label, "points": points, "x": x, "y": y, "geo": geo,
+         "fill": drawing.fills.get(space.terrain, UNKNOWN_FILL),
+         "special": special, "inset": _inset(points, x, y, 0.84) if special else "",
+         "counters": _counters(space, sides, x, y, _GEO[geo]),
+         "titles": tuple(f"{label}: {p.title or p.key}" for p in reversed(space.pieces)),
          "title": f"{label}: {title}" if title else label}
-    return {"svg": _draw_hex(h)}
+    space_svg, counters_svg = _draw_hex(h)
+    return {"svg": space_svg, "counters": counters_svg}
+
+
+def _geometry_of(shape: str, size: float) -> str:
+    """The key of the shared geometry of a space of ``shape`` and ``size`` in :data:`_GEO`:
+    label offset, counter side and offsets (pixels, from the space's centre)."""
+    key = f"{shape}{size}"
+    if key not in _GEO:
+        if shape == "hex":
+            c, label_dy, counter_dy, step = size * 0.78, -size * 0.56, size * 0.16, size * 0.1
+        else:
+            c, label_dy, counter_dy, step = size * 0.56, -size * 0.31, size * 0.12, size * 0.07
+        fan = [(round(i * step, 1), round(-i * step, 1)) for i in range(FAN)]
+        _GEO[key] = {"c": round(c, 1), "half": round(c / 2, 1), "label_dy": round(label_dy, 1),
+                     "dy": round(counter_dy, 1), "fan": fan,
+                     "sym": round(c * 0.4, 1), "val": round(c * 0.3, 1),
+                     "rx": round(c * 0.12, 1)}
+    return key
+
+
+def _style(drawing) -> tuple[dict, list]:
+    """``({side: index}, [(index, fill, ink)])`` of the sides of a drawing: each side's
+    counters take the CSS class ``k<index>``, filled with its colour and written in black or
+    white, whichever reads better on it."""
+    sides, rules = {}, []
+    for i, (side, colour) in enumerate(drawing.sides.items()):
+        sides[side] = i
+        rules.append((i, colour, _ink(colour)))
+    return sides, rules
+
+
+def _ink(colour: str) -> str:
+    """``"#fff"`` on a dark colour, ``"#000"`` on a light one."""
+    h = colour.lstrip("#")
+    if len(h) == 3:
+        h = "".join(ch * 2 for ch in h)
+    r, g, b = (int(h[i:i + 2], 16) for i in (0, 2, 4))
+    return "#000" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#fff"
 
 
 def svg_context(drawing, size: float | None = None) -> dict:
     """The ``svg`` context of templates/map.svg.j2 for a Drawing on a hex map or a positioned
     board (pixels throughout): ``{"shape": "hex" | "square", "width", "height", "size",
-    "label_size", "mark_size", "hexes": [{"svg"}], "links": [{"svg"}]}``.
+    "label_size", "hexes": [{"svg"}], "links": [{"svg"}], "centres": {label: (x, y)},
+    "sides": [(index, fill, ink)], "specials": [(class, colour, name)], "legend": [(kind,
+    colour, name)], "stroke"}``.
 
     Each entry of ``hexes`` is one space (a hex, or a square on a positioned board) drawn by
-    templates/map_hex.svg.j2 from ``{"label", "points", "x", "ly" (label baseline), "fill",
-    "marks": [(y, text, role)], "title"}``: its label, its terrain's fill, at most two lines of
-    marks (:meth:`~pbem.boards.drawing.Space.marks`) with their role as CSS class, and its
-    tooltip. Each entry of ``links`` (a positioned board only; empty for a hex map) is a line
-    between two square centres drawn by templates/map_link.svg.j2: every link whose kind is not
-    ``adjacent`` (a tunnel), and an ``adjacent`` link between squares that do not touch, in
-    :attr:`~pbem.boards.drawing.Drawing.link_colours` (dashed, with an arrowhead, when one-way).
+    templates/map_hex.svg.j2: ``svg``, a group ``data-space="LABEL"`` holding its tooltip (the
+    space's title and what stands there), its polygon in its terrain's fill, the outline of
+    its special mark (:attr:`~pbem.boards.drawing.Space.special`) and its label; and
+    ``counters``, drawn above the spaces and the links: one counter per
+    :class:`~pbem.boards.drawing.Piece` (a group ``data-piece="KEY" data-space="LABEL"`` with
+    its own tooltip: a rounded square in its side's colour showing its symbol and values, or a
+    face-down back showing its id), the stack fanned (:data:`FAN`) with its count on the top
+    counter. Each
+    entry of ``links`` (a positioned board only) is a line between two square centres drawn by
+    templates/map_link.svg.j2: every link whose kind is not ``adjacent`` (a tunnel), and an
+    ``adjacent`` link between squares that do not touch, in
+    :attr:`~pbem.boards.drawing.Drawing.link_colours` (dashed, with an arrowhead, when
+    one-way). ``centres`` places the moves and attacks of the report's events
+    (templates/map.svg.j2, ``map_events``).
 
     ``size`` is the hex circumradius (default :data:`HEX_SIZE`) or the square side (default
     :data:`SQUARE_SIZE`). Raises ValueError for a board that is neither."""
@@ -175,29 +265,27 @@ def svg_context(drawing, size: float | None = None) -> dict:
     from pbem.boards.hexmap import HexMap
 
     space_at, blank = drawing.spaces.get, drawing.space("")
+    sides, side_rules = _style(drawing)
+    common = {"sides": side_rules,
+              "specials": [(k, colour, name) for k, (colour, name) in drawing.specials.items()],
+              "legend": drawing.legend_items()}
     if isinstance(drawing.board, HexMap):
         size = HEX_SIZE if size is None else size
         width, height, layout = _layout(drawing.board, size)
-        hexes = []
-        for label, points, x, y in layout:
-            hexes.append(_space_entry(
-                drawing, space_at(label, blank), label, points, x, y, size,
-                round(y - size * 0.5, 1),
-                lambda i, y=y: round(y + size * (0.05 + 0.32 * i), 1)))
-        return {"shape": "hex", "width": width, "height": height, "size": size, "hexes": hexes,
-                "links": [], "label_size": round(size * 0.28, 1),
-                "mark_size": round(size * 0.3, 1)}
+        geo = _geometry_of("hex", size)
+        hexes = [_space_entry(drawing, space_at(label, blank), label, points, x, y, size, geo,
+                              sides) for label, points, x, y in layout]
+        return dict(common, shape="hex", width=width, height=height, size=size, hexes=hexes,
+                    links=[], label_size=round(size * 0.3, 1), stroke=round(size * 0.1, 1),
+                    centres=_centres(layout), geo=_GEO[geo])
     if square_places(drawing.board) is None:
         raise ValueError(f"board {getattr(drawing.board, 'name', drawing.board)!r}: neither a "
                          f"hex map nor a board whose spaces have positions: no SVG map")
     size = float(SQUARE_SIZE if size is None else size)
     width, height, layout, lines = _square_layout(drawing.board, size)
-    squares = []
-    for label, points, x, y in layout:
-        squares.append(_space_entry(
-            drawing, space_at(label, blank), label, points, x, y, size,
-            round(y - size * 0.27, 1),
-            lambda i, y=y: round(y + size * (0.08 + 0.28 * i), 1)))
+    geo = _geometry_of("square", size)
+    squares = [_space_entry(drawing, space_at(label, blank), label, points, x, y, size, geo,
+                            sides) for label, points, x, y in layout]
     links = []
     for a, b, kind, one_way, x1, y1, x2, y2 in lines:
         links.append({"svg": _draw_link({
@@ -206,9 +294,21 @@ def svg_context(drawing, size: float | None = None) -> dict:
             "width": round(size * 0.08, 1), "one_way": one_way,
             "arrow": _arrow(x1, y1, x2, y2, size) if one_way else "",
             "title": f"{kind}: {a} {'->' if one_way else '-'} {b}"})})
-    return {"shape": "square", "width": width, "height": height, "size": size,
-            "hexes": squares, "links": links, "label_size": round(size * 0.2, 1),
-            "mark_size": round(size * 0.22, 1)}
+    return dict(common, shape="square", width=width, height=height, size=size, hexes=squares,
+                links=links, label_size=round(size * 0.2, 1), stroke=round(size * 0.06, 1),
+                centres=_centres(layout), geo=_GEO[geo])
+
+
+_CENTRES: dict = {}
+
+
+def _centres(layout: list) -> dict:
+    """``{label: (x, y)}`` of a layout's spaces, made once per layout (read-only)."""
+    key = id(layout)
+    found = _CENTRES.get(key)
+    if found is None or found[0] is not layout:
+        found = _CENTRES[key] = (layout, {label: (x, y) for label, _, x, y in layout})
+    return found[1]
 
 
 def map_for(ruleset, view: dict) -> dict | None:

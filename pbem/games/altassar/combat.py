@@ -320,7 +320,9 @@ def resolve_attack(s: State, side: str, target: str, units: list, chance, events
     events.append(Event("attack", f"{who} attack on {target}" + (f" at {th}" if target != th else "")
                         + f" by {names}" + (f" (ranged fire: {', '.join(ranged)})" if ranged else "")
                         + ".", (PUBLIC,), {"side": side, "target": target, "hex": th,
-                                          "units": shown, "ranged": ranged}))
+                                          "units": shown, "ranged": ranged,
+                                          "attack": [{"from": attacker_hex(s, side, u), "to": th}
+                                                     for u in units]}))
     modifier = 0
     seen_flight = False
     if side == SPIKUS and evasion is not None:
@@ -346,15 +348,19 @@ def resolve_attack(s: State, side: str, target: str, units: list, chance, events
                             f"the defender being face down): {detail}.", (CONFEDERATION,),
                             {"hex": th, "attack": attack + bonus, "defense": defense,
                              "column": look.column, "die": die, "modifier": modifier,
-                             "row": look.row, "result": result, "source": look.source}))
+                             "row": look.row, "result": result, "source": look.source,
+                             "map_attack": {"from": th, "to": th, "result": result}}))
+        seen = _visible_result(s, defending[0], result)
         events.append(Event("combat-result", f"Attack on {th}: die {die}; result "
-                            f"{_visible_result(s, defending[0], result)}.", (SPIKUS,),
-                            {"hex": th, "die": die}))
+                            f"{seen}.", (SPIKUS,),
+                            {"hex": th, "die": die,
+                             "map_attack": {"from": th, "to": th, "result": seen}}))
     else:
         events.append(Event("combat", f"Attack on {target}: {detail}.", (PUBLIC,),
                             {"hex": th, "attack": attack + bonus, "defense": defense,
                              "column": look.column, "die": die, "row": look.row,
-                             "result": result, "source": look.source}))
+                             "result": result, "source": look.source,
+                             "map_attack": {"from": th, "to": th, "result": result}}))
     apply_result(s, side, foe, th, defending, adjacent, result, chance, events)
 
 

@@ -3,9 +3,11 @@
 map of the HTML reports are both drawn.
 
 Text cells (2 characters): a terrain mark then one unit mark (``?`` a face-down counter).
-SVG: the terrain colours of the Terrain Effects Chart, Spikus unit ids and Confederation
-markers (a face-down marker shows its id only, a face-up one its kind's initial too; the owner
-sees its own unit names in the tooltip). Everything comes from the view, never from hidden facts.
+SVG: the terrain colours of the Terrain Effects Chart, the prison and the exit edge outlined;
+counters in their side's colour: a Spikus unit shows its id and printed attack-defense-movement,
+a face-down Confederation counter its blank back with its marker, a face-up one (or, for the
+Confederation, its own) its kind and printed values; the owner sees its own unit names in the
+tooltip. Everything comes from the view, never from hidden facts.
 """
 
 from __future__ import annotations
@@ -50,22 +52,53 @@ def _text_marks(s, role: str) -> dict:
     return marks
 
 
-def _pieces(v: dict) -> dict:
-    """The SVG pieces by hex: markers (id, and the kind's initial once known), then Spikus
-    units not carried."""
+KIND_NAME = {"soldier": "Sol", "tracker": "Trk", "drystal": "Dry", "wagon": "Wag",
+             "trip-net": "Net", "signal-post": "Pst", "terran": "Ter", "clkgo": "Clk",
+             "silian": "Sil", "phatakian": "Pha", "badte": "Bad", "dummy": "Dum"}
+"""The short name a face-up counter shows."""
+
+SIDES = {SPIKUS: "#7a2e2e", CONFEDERATION: "#2f5f8f", "corpse": "#cccccc"}
+"""Counter colours: the Spikus, the Confederation, the corpses."""
+
+SPECIALS = {"prison": ("#000000", "prison"), "exit": ("#e0218a", "exit edge (20.0)")}
+"""Special spaces: the prison hexes and the exit edge."""
+
+
+def _values(s, kind: str) -> str:
+    """The printed attack-defense-movement of a ``kind`` counter (``"3-3-6"``)."""
+    try:
+        return "-".join(str(s.value(kind, k)) for k in ("attack", "defense", "movement"))
+    except KeyError:
+        return ""
+
+
+def _pieces(v: dict, s, role: str) -> dict:
+    """The SVG pieces by hex: the Confederation counters (face down: the blank back with the
+    marker; face up, or the reader's own: the kind and its printed values), the Spikus units
+    not carried (id and printed values), the corpses."""
     pieces: dict = {}
     names = {u["marker"]: n for n, u in v.get("secret", {}).get("units", {}).items()}
     for m, r in sorted(v["markers"].items()):
         if r["where"] != "map":
             continue
         kind = r.get("kind")
+        if m in names:
+            kind = s.units[names[m]]["kind"]
+        up = bool(r["exposed"])
+        title = m + (f" ({names[m]})" if m in names else "") + (
+            f" face up: {kind}" if up and kind else " face down")
         pieces.setdefault(r["hex"], []).append(Piece(
-            m if kind is None else f"{m}{kind[0].upper()}",
-            m + (f" ({names[m]})" if m in names else "")
-            + (f" face up: {kind}" if r["exposed"] and kind else "")))
+            m if kind is None else f"{m}{kind[0].upper()}", title, side=CONFEDERATION,
+            symbol=KIND_NAME.get(kind, (kind or "")[:3]), values=_values(s, kind) if kind else "",
+            face_down=kind is None, id=m))
     for u, r in sorted(v["spikus"].items()):
         if r["where"] == "map" and not r.get("carrier"):
-            pieces.setdefault(r["hex"], []).append(Piece(u, f"{u} ({r['kind']})"))
+            pieces.setdefault(r["hex"], []).append(Piece(
+                u, f"{u} ({r['kind']} {_values(s, r['kind'])})", side=SPIKUS, symbol=u,
+                values=_values(s, r["kind"]), id=u))
+    for i, c in enumerate(v.get("corpses", ())):
+        pieces.setdefault(c["hex"], []).append(Piece("x", "corpse", side="corpse", symbol="x",
+                                                     id=f"corpse{i + 1}"))
     return pieces
 
 
@@ -132,17 +165,27 @@ def draw(v: dict) -> Drawing:
     s = from_view(v)
     role = v.get("role", "*")
     marks = _text_marks(s, role)
-    pieces = _pieces(v)
+    pieces = _pieces(v, s, role)
+    prison, exit_edge = set(s.prison()), set(_group(s.hexmap, "exit"))
     spaces = {}
     for h in s.hexmap.labels():
         t = s.terrain(h)
         here = marks.get(h)
         text = TERRAIN_MARK.get(t, "?") + (here[0] if here else "")
-        spaces[h] = Space(t, text, t, tuple(pieces[h])) if h in pieces else plain_space(t, text, t)
+        special = "prison" if h in prison else "exit" if h in exit_edge else ""
+        title = t + (" (exit edge)" if special == "exit" else "")
+        spaces[h] = (Space(t, text, title, tuple(pieces[h]), special) if h in pieces
+                     else plain_space(t, text, title, special))
     legend = (("Terrain: . clear  # prison  : rough  f rain forest  ^ hills  ~ cascades  "
                "q quagmire"),
               "Units: S soldier  T tracker  D drystal  W wagon  n trip net  P signal post  "
               "x corpse  ? face-down counter  C prisoner  d dummy"
               + ("  (lower case: yours, face down)" if role == CONFEDERATION else ""))
     return Drawing(board=s.hexmap, spaces=spaces, fills=FILLS, legend=legend,
-                   notes=tuple(_notes(v, s, role)), text_width=2)
+                   notes=tuple(_notes(v, s, role)), text_width=2, sides=SIDES,
+                   specials=SPECIALS)
+
+
+def _group(hexmap, name: str) -> tuple:
+    """The hexes of the map's group ``name`` (none when the map has no such group)."""
+    return hexmap.group(name) if hexmap.has_group(name) else ()

@@ -4,8 +4,11 @@ map of the HTML reports are both drawn.
 
 Text cells (4 characters): the tile letter then the people on it, ``#`` a safe island (and how
 many people are safe there), ``=`` a ship then its crew, creatures and swimmers, ``.`` sea and
-``:`` nearly safe sea. SVG marks: the people by owner (``r2 g1``), ``B`` and the crew count of a
-ship, a creature's letter. Everything comes from the view, never from hidden facts.
+``:`` nearly safe sea. SVG counters: one per person in its owner's colour with the owner's
+initial (and its value only when the reader has seen it), one per ship (in the colour of the
+owner of most of its crew, with its crew count) followed by its crew, one per creature (grey,
+its kind); the safe islands and the nearly safe sea spaces outlined. Everything comes from the
+view, never from hidden facts.
 """
 
 from __future__ import annotations
@@ -27,6 +30,10 @@ CREATURE_CHAR = {"shark": "^", "kraken": "K", "monster": "M", "dolphin": "D"}
 FILLS = {"sea": "#cfe6fa", "safe": "#e9c46a", "sand": "#f1e0a0", "forest": "#9ccc84",
          "fortress": "#b9b0a6", "city": "#d8a3a3"}
 """SVG colour of each terrain class of the drawing (a tile of another kind is drawn grey)."""
+
+TERRAIN_NAMES = {"sea": "sea", "safe": "safe island", "sand": "sand tile",
+                 "forest": "forest tile", "fortress": "fortress tile", "city": "city tile"}
+"""The HTML legend's name of each terrain class."""
 
 
 def _text_cells(s: State, letters: dict) -> dict:
@@ -71,32 +78,73 @@ def _text_cells(s: State, letters: dict) -> dict:
     return {h: cell(h) for h in s.hexmap.labels()}
 
 
-def _svg_spaces(v: dict, hexmap) -> dict:
-    """``{label: [terrain, title, [Piece]]}`` of the hexes with a tile, a safe island or a
-    piece (every other hex is empty sea)."""
+SIDE_COLOURS = {"red": "#d33c3c", "green": "#3f9b45", "blue": "#3b6fd1", "yellow": "#f1d23a",
+                "black": "#333333", "white": "#f4f4f4", "orange": "#f08a24",
+                "purple": "#8a4fc1"}
+"""Counter colour of a seat named after a colour; other seats take :data:`PALETTE` in seat
+order."""
+
+PALETTE = ("#d33c3c", "#3f9b45", "#3b6fd1", "#f1d23a", "#8a4fc1", "#f08a24")
+
+CREATURES = "creatures"
+"""The side of the creatures' counters (grey)."""
+
+CREATURE_NAME = {"shark": "Shk", "kraken": "Krk", "monster": "Mon", "dolphin": "Dol"}
+"""What a creature's counter shows."""
+
+SPECIALS = {"safe": ("#b5651d", "safe: the goal"), "near": ("#1f5fa8", "nearly safe sea")}
+"""Special spaces: the safe islands and the nearly safe sea spaces next to them."""
+
+
+def sides(seats: list) -> dict:
+    """``{seat: colour}`` of the seats' counters, then the creatures' grey."""
+    out = {}
+    for i, r in enumerate(seats):
+        out[r] = SIDE_COLOURS.get(r.lower(), PALETTE[i % len(PALETTE)])
+    out[CREATURES] = "#9a9a9a"
+    return out
+
+
+def _person(pid: str, p: dict, letters: dict, known: dict) -> Piece:
+    """A person's counter: the owner's colour and initial, and its value only when the reader
+    has seen it (``known_values`` of the view)."""
+    value = known.get(pid)
+    return Piece(letters.get(p["owner"], p["owner"][:1]),
+                 pid + (f" (worth {value})" if value is not None else ""),
+                 side=p["owner"], values="" if value is None else str(value), id=pid)
+
+
+def _svg_spaces(v: dict, hexmap, letters: dict, near: set) -> dict:
+    """``{label: [terrain, title, [Piece], special]}`` of the hexes with a tile, a safe island,
+    a nearly safe sea space or a piece (every other hex is empty sea)."""
     cells: dict = {}
     for label in hexmap.hexes("safe"):
-        cells[label] = ["safe", "safe island", []]
+        cells[label] = ["safe", "safe island", [], "safe"]
+    for label in near:
+        cells[label] = ["sea", "nearly safe sea", [], "near"]
     for label, kind in v["tiles"].items():
         kind = "city" if label == v.get("city") else kind
-        cells[label] = [kind, kind, []]
-    people: dict = {}
-    for pid, p in v["people"].items():
+        cells[label] = [kind, kind, [], ""]
+    known = v.get("known_values") or {}
+    people = v["people"]
+    for pid, p in sorted(people.items(), key=lambda kv: id_key(kv[0])):
         if p["where"] in ("land", "sea", "safe") and p.get("hex"):
-            people.setdefault(p["hex"], {}).setdefault(p["owner"], []).append(pid)
-    for label, by_owner in people.items():
-        groups = sorted(by_owner.items())
-        cells.setdefault(label, ["sea", "sea", []])[2].append(Piece(
-            " ".join(f"{o[0]}{len(ids)}" for o, ids in groups),
-            ", ".join(pid for _, ids in groups for pid in ids)))
-    for ship, label in v["ships"].items():
-        crew = [pid for pid, p in v["people"].items() if p.get("ship") == ship]
-        cells.setdefault(label, ["sea", "sea", []])[2].append(Piece(
-            f"B{len(crew)}" if crew else "B", ship + (f" ({', '.join(crew)})" if crew else "")))
-    for creature, label in v["creatures"].items():
+            cells.setdefault(p["hex"], ["sea", "sea", [], ""])[2].append(
+                _person(pid, p, letters, known))
+    for ship, label in sorted(v["ships"].items(), key=lambda kv: id_key(kv[0])):
+        crew = sorted((pid for pid, p in people.items() if p.get("ship") == ship), key=id_key)
+        owners = [people[pid]["owner"] for pid in crew]
+        top = max(set(owners), key=owners.count) if owners else ""
+        side = top if owners and owners.count(top) * 2 > len(owners) else ""
+        here = cells.setdefault(label, ["sea", "sea", [], ""])[2]
+        here.insert(0, Piece("B", ship + (f" ({', '.join(crew)})" if crew else " (empty)"),
+                             side=side, symbol="Boat", values=f"{len(crew)}/3", id=ship))
+        here[1:1] = [_person(pid, people[pid], letters, known) for pid in crew]
+    for creature, label in sorted(v["creatures"].items(), key=lambda kv: id_key(kv[0])):
         kind = creature.rstrip("0123456789")
-        cells.setdefault(label, ["sea", "sea", []])[2].append(
-            Piece(CREATURE_CHAR.get(kind, kind[:1]), creature))
+        cells.setdefault(label, ["sea", "sea", [], ""])[2].append(
+            Piece(CREATURE_CHAR.get(kind, kind[:1]), creature, side=CREATURES,
+                  symbol=CREATURE_NAME.get(kind, kind[:3]), id=creature))
     return cells
 
 
@@ -185,11 +233,14 @@ def draw(v: dict) -> Drawing:
     s = from_view(v)
     letters = initials(s.seats)
     text = _text_cells(s, letters)
-    svg = _svg_spaces(v, s.hexmap)
+    near = {h for x in s.hexmap.hexes("safe") for h in s.hexmap.neighbours(x)
+            if s.nearly_safe(h, x)}
+    svg = _svg_spaces(v, s.hexmap, letters, near)
     spaces = {}
     for label, cell in text.items():
-        terrain, title, pieces = svg.get(label, ("sea", "", ()))
-        spaces[label] = (Space(terrain, cell, title, tuple(pieces)) if pieces
-                         else plain_space(terrain, cell, title))
+        terrain, title, pieces, special = svg.get(label, ("sea", "", (), ""))
+        spaces[label] = (Space(terrain, cell, title, tuple(pieces), special) if pieces
+                         else plain_space(terrain, cell, title, special))
     return Drawing(board=s.hexmap, spaces=spaces, fills=FILLS, legend=tuple(_legend(s, letters)),
-                   notes=tuple(_notes(v, s)), text_width=4)
+                   notes=tuple(_notes(v, s)), text_width=4, sides=sides(s.seats),
+                   specials=SPECIALS, terrain_names=TERRAIN_NAMES)

@@ -230,6 +230,7 @@ def swim(t: Table, turn: Turn, order: Order) -> Problem | None:
                                              f"turn (one space a turn)")
     how = p.where
     start = (f"the tile at {p.hex}" if how == "land" else p.ship if how == "ship" else p.hex)
+    origin = s.hex_of(p)
     turn.swam.add(p.id)
     if dolphin:
         turn.dolphins.add(dolphin)
@@ -250,7 +251,8 @@ def swim(t: Table, turn: Turn, order: Order) -> Problem | None:
     else:
         verb = "dives from" if how == "land" else "jumps off"
         text = f"{p.id} {verb} {start} into the sea at {path_text(entered)}."
-    t.say_at(mark, "swim", text, role=turn.role, person=p.id, start=start, path=entered,
+    t.say_at(mark, "swim", text, role=turn.role, person=p.id, start=start,
+             path=[origin] + list(entered),
              dolphin=dolphin)
     _look(t, turn, p)
     return None
@@ -296,12 +298,13 @@ def board(t: Table, turn: Turn, order: Order) -> Problem | None:
                                           f"at the beginning of the turn: {p.id} is in {p.hex}, "
                                           f"{sid} in {h}")
     start = _from(s, p)
+    origin = s.hex_of(p)
     mark = len(t.events)
     p.where, p.hex, p.ship = "ship", None, sid
     turn.points -= 1
     t.settle()
     t.say_at(mark, "board", f"{p.id} boards {sid} in {h} from {start}.",
-             role=turn.role, person=p.id, ship=sid, hex=h)
+             role=turn.role, person=p.id, ship=sid, hex=h, path=[origin, h])
     _look(t, turn, p)
     return None
 
@@ -352,7 +355,7 @@ def ashore(t: Table, turn: Turn, order: Order) -> Problem | None:
     turn.points -= 1
     t.settle()
     t.say_at(mark, "ashore", f"{p.id} goes ashore from {start} onto the safe island at {safe} "
-             f"and is safe.", role=turn.role, person=p.id, hex=safe)
+             f"and is safe.", role=turn.role, person=p.id, hex=safe, path=[here, safe])
     if swimmer:
         for cid in s.creatures_at(here):
             if piece_kind(cid) == "dolphin" and cid not in s.held:

@@ -129,7 +129,8 @@ class Table:
                     aboard = f" and eats {names([p.id for p in crew])} aboard" if crew else ""
                     self.say("ship-destroyed", f"{first['monster']} destroys {sid} at {h}{aboard}.",
                              creature=first["monster"], ship=sid, hex=h,
-                             people=[p.id for p in crew])
+                             people=[p.id for p in crew],
+                             attack={"from": h, "to": h, "result": "destroyed"})
             if "kraken" in first:
                 sid = s.ship_at(h)
                 if sid is not None:
@@ -141,7 +142,8 @@ class Table:
                         ids = [p.id for p in crew]
                         self.say("ship-sunk", f"{first['kraken']} sinks {sid} at {h}; "
                                  f"{names(ids)} {is_are(len(ids))} now swimming there.",
-                                 creature=first["kraken"], ship=sid, hex=h, people=ids)
+                                 creature=first["kraken"], ship=sid, hex=h, people=ids,
+                                 attack={"from": h, "to": h, "result": "sunk"})
             eater = first.get("shark") or first.get("monster")
             if eater and "dolphin" not in first:
                 swimmers = s.swimmers_at(h)
@@ -150,7 +152,8 @@ class Table:
                         self.kill(p)
                     ids = [p.id for p in swimmers]
                     self.say("eaten", f"{eater} eats {names(ids)} at {h}.", creature=eater,
-                             hex=h, people=ids)
+                             hex=h, people=ids,
+                             attack={"from": h, "to": h, "result": f"{len(ids)} eaten"})
 
     def move_creature(self, mover: str, cid: str, path: list, how: str) -> None:
         """Move creature ``cid`` along ``path`` (hexes entered) for ``mover``; it acts where its

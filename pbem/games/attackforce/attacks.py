@@ -45,9 +45,11 @@ def attack_piece(s, chance, attacker: str, target: str) -> Event:
     dist = attack_range(s, attacker, target)
     why = f"{s.name(attacker)} attacks {s.name(target)}"
     hit, said = resolve_roll(s, chance, a.attack, t.target, why)
+    where = {"from": s.pieces[attacker]["space"], "to": s.pieces[target]["space"], "hit": hit}
     if hit:
         rec = s.pieces[target]
         rec["status"], rec["space"] = "destroyed", None
     text = (f"{why} at range {dist}: {said}: "
             f"{'destroyed' if hit else 'no effect'}.")
-    return Event("attack", text, data={"attacker": attacker, "target": target, "hit": hit})
+    return Event("attack", text, data={"attacker": attacker, "target": target, "hit": hit,
+                                       "attack": where})

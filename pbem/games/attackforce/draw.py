@@ -1,12 +1,35 @@
 """How a view of Attack Force looks on the board: a :class:`pbem.boards.drawing.Drawing` over
 the GraphBoard, from which both the text map (a grid of 4-character cells: the kit draws a
-board with positions as a grid) and the SVG map of the HTML report are drawn."""
+board with positions as a grid) and the SVG map of the HTML report are drawn.
+
+SVG counters: the fighters and Batteries in their side's colour with their id and printed
+Attack/Target Rating letters and range; each Hull Marker as the reader knows it (face down:
+its number only; the explosion only in the map of the Arcturan Player, who holds that secret,
+until it is turned up). The Battery, Hull, Launcher and Sensor Pod spaces and the wrecks are
+outlined, the Tunnels drawn as lines."""
 
 from __future__ import annotations
 
 from pbem.boards.drawing import Drawing, Piece, Space, remember_last
 
 from .state import ARCTURAN, EMPIRE, from_view
+
+SIDES = {ARCTURAN: "#2f6fd6", EMPIRE: "#c0392b", "hull": "#e8e8e8"}
+"""Counter colours: the Arcturan fighters, the Empire's pieces, the Hull Markers."""
+
+SPECIALS = {"battery": ("#ff9f1a", "Battery Space"), "hull": ("#ffffff", "Hull Space"),
+            "launcher": ("#b6ff3b", "Launcher"), "sensor-pod": ("#7fd3ff", "Sensor Pod"),
+            "wrecked": ("#ff2d2d", "wrecked (Wreck Marker)")}
+"""Special spaces, outlined: the Battery, Hull, Launcher and Sensor Pod spaces, the wrecks."""
+
+SPECIAL_OF = {"battery": "battery", "hull": "hull", "launcher": "launcher",
+              "sensor-pod": "sensor-pod"}
+
+TERRAIN_NAMES = {"space": "open space", "ship": "the Novaship's hull", "battery": "Battery Space",
+                 "hull": "Hull Space", "launcher": "Launcher", "sensor-pod": "Sensor Pod"}
+
+LINK_COLOURS = {"tunnel": "#f5d142"}
+"""The Tunnels (How to Move 5a), drawn as lines between Battery Spaces."""
 
 FILLS = {"space": "#10162a", "ship": "#8a8f99", "battery": "#c46b2d", "hull": "#b8bcc6",
          "launcher": "#6b8e23", "sensor-pod": "#4682b4"}
@@ -57,9 +80,14 @@ def draw(v: dict) -> Drawing:
     spaces = dict(_plain_spaces(s.board))
     for sp in set(by_space) | set(s.board.group("hull")) | set(s.wrecks):
         here = by_space.get(sp, [])
-        pieces = tuple(Piece(p, s.name(p), s.pieces[p]["side"]) for p in here)
+        pieces = tuple(_piece(s, p) for p in here)
         kind = s.board.kind(sp)
-        spaces[sp] = Space(kind, _cell(here, _marker(v, s, sp)), f"{sp} {kind}", pieces)
+        if kind == "hull":
+            pieces += (_hull_piece(v, s, sp),)
+        special = "wrecked" if sp in s.wrecks else SPECIAL_OF.get(kind, "")
+        spaces[sp] = Space(kind, _cell(here, _marker(v, s, sp)),
+                           f"{sp} {kind}" + (" (wrecked)" if sp in s.wrecks else ""), pieces,
+                           special)
     notes = []
     for side in (ARCTURAN, EMPIRE):
         on = [f"{p}@{s.pieces[p]['space']}" for p in s.on_map(side)]
@@ -71,7 +99,30 @@ def draw(v: dict) -> Drawing:
                  f"turn {s.turn}, {s.stage}")
     notes.extend(_tunnels(s.board))
     return Drawing(board=s.board, spaces=spaces, fills=FILLS, legend=LEGEND, notes=tuple(notes),
-                   text_width=CELL)
+                   text_width=CELL, sides=SIDES, specials=SPECIALS, terrain_names=TERRAIN_NAMES,
+                   link_colours=LINK_COLOURS)
+
+
+def _piece(s, p: str) -> Piece:
+    """A fighter's or a Battery's counter: its side's colour, its id and its printed Attack
+    Rating / Target Rating letters (and its range)."""
+    t = s.ptype(p)
+    return Piece(p, s.name(p), s.pieces[p]["side"], side=s.pieces[p]["side"], symbol=_short(p),
+                 values=f"{t.attack}/{t.target} r{t.range}", id=p)
+
+
+def _hull_piece(v: dict, s, sp: str) -> Piece:
+    """The Hull Marker of Hull Space ``sp`` as the reader knows it: face down (its number
+    only), the explosion for the Arcturan Player who holds that secret, or face up (blank or
+    the explosion)."""
+    n = s.hull_number(sp)
+    mark = _marker(v, s, sp)
+    if mark == "H?":
+        return Piece(mark, f"Hull Marker h{n} (face down)", face_down=True, id=f"h{n}")
+    what = {"H!": "the explosion (your secret: face down)", "H-": "face up: blank",
+            "HX": "face up: the explosion"}[mark]
+    return Piece(mark, f"Hull Marker h{n}, {what}", side="hull", symbol=mark, values=f"h{n}",
+                 id=f"h{n}")
 
 
 def _tunnels(board) -> tuple:
@@ -102,7 +153,7 @@ def _plain_spaces(board) -> dict:
             kind = board.kind(sp)
             letter = {"battery": "B", "launcher": "L", "sensor-pod": "S",
                       "ship": "."}.get(kind, "")
-            found[sp] = Space(kind, letter, f"{sp} {kind}", ())
+            found[sp] = Space(kind, letter, f"{sp} {kind}", (), SPECIAL_OF.get(kind, ""))
     return found
 
 
