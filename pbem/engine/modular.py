@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from functools import lru_cache
 from typing import Any, ClassVar, Mapping
 
 from pbem.engine.ruleset import Ruleset
@@ -59,7 +60,14 @@ class PackageRuleset(Ruleset):
     def draw(self, view: dict):
         """The ``draw(view)`` of the package's ``draw.py``, imported when first needed (the
         command line starts without the drawing code); None when there is none."""
-        name = f"{self.package_name()}.draw"
-        if importlib.util.find_spec(name) is None:
-            return None
-        return importlib.import_module(name).draw(view)
+        module = _draw_module(self.package_name())
+        return None if module is None else module.draw(view)
+
+
+@lru_cache(maxsize=64)
+def _draw_module(package: str):
+    """The ``draw`` module of ``package``, or None when it has none (looked up once)."""
+    name = f"{package}.draw"
+    if importlib.util.find_spec(name) is None:
+        return None
+    return importlib.import_module(name)
