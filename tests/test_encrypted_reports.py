@@ -10,7 +10,6 @@ import email
 import json
 import re
 import shutil
-import sqlite3
 import subprocess
 from email import policy
 
@@ -353,34 +352,12 @@ def test_cli_new_with_encrypt_and_set(run, tmp_path):
 def _make_0003(referee):
     """Turn the database into what pbem at schema 0003 left: without the 0004 columns, every
     protected row's MAC over the 0003 column lists, and the version-2 marker."""
-    from sqlalchemy import select
-    from test_store_integrity import _drop_0004, db_path
+    from test_migrations import rewrite_as
+    from test_store_integrity import _drop_0004
 
-    from pbem.store.integrity import (_MODELS, PROTECTED_V2, ROW_MACS_SETTING,
-                                      protected_marker, row_mac)
+    from pbem.store.integrity import PROTECTED_V2
 
-    key = referee.sealer.mac_key("row-mac")
-    updates = []
-    with referee.db.read() as s:
-        for table, model in _MODELS.items():
-            t = model.__table__
-            pk = [c.name for c in t.primary_key.columns]
-            for row in s.execute(select(t)).mappings():
-                updates.append((f"UPDATE {table} SET mac=? WHERE "
-                                + " AND ".join(f"{c}=?" for c in pk),
-                                [row_mac(key, table, row, PROTECTED_V2)] + [row[c] for c in pk]))
-    referee.db.dispose()
-    con = sqlite3.connect(db_path(referee))
-    try:
-        _drop_0004(con)
-        for sql, params in updates:
-            con.execute(sql, params)
-        con.execute("UPDATE setting SET value=? WHERE key=?",
-                    (protected_marker(key, 2), ROW_MACS_SETTING))
-        con.execute("UPDATE alembic_version SET version_num='0003_running_games'")
-        con.commit()
-    finally:
-        con.close()
+    rewrite_as(referee, PROTECTED_V2, _drop_0004, 2, "0003_running_games")
 
 
 def _next(referee, clock):

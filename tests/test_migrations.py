@@ -15,10 +15,11 @@ from pbem.store.db import SCHEMA_HEAD
 from pbem.store.integrity import PROTECTED_V1, ROW_MACS_SETTING, protected_marker, row_mac
 
 
-def _make_0002(referee):
-    """Turn the database into what pbem at schema 0002 left: without the 0003 columns, every
-    protected row's MAC over the 0002 column lists, and the version-1 marker. The MACs are
-    computed from the rows as SQLAlchemy reads them (times as datetimes), like pbem 0002 did."""
+def rewrite_as(referee, protected: dict, drop, marker: int, revision: str) -> None:
+    """Turn the database into what an earlier pbem left: ``drop(con)`` removes the later
+    columns, every protected row gets its MAC over the earlier column lists ``protected``
+    (computed from the rows as SQLAlchemy reads them, times as datetimes, as that pbem did),
+    the marker its version ``marker`` and alembic its ``revision``."""
     from sqlalchemy import select
 
     from pbem.store.integrity import _MODELS
@@ -32,19 +33,25 @@ def _make_0002(referee):
             for row in s.execute(select(t)).mappings():
                 updates.append((f"UPDATE {table} SET mac=? WHERE "
                                 + " AND ".join(f"{c}=?" for c in pk),
-                                [row_mac(key, table, row, PROTECTED_V1)] + [row[c] for c in pk]))
+                                [row_mac(key, table, row, protected)] + [row[c] for c in pk]))
     referee.db.dispose()
     con = sqlite3.connect(db_path(referee))
     try:
-        _drop_0003(con)
+        drop(con)
         for sql, params in updates:
             con.execute(sql, params)
         con.execute("UPDATE setting SET value=? WHERE key=?",
-                    (protected_marker(key, 1), ROW_MACS_SETTING))
-        con.execute("UPDATE alembic_version SET version_num='0002_row_macs'")
+                    (protected_marker(key, marker), ROW_MACS_SETTING))
+        con.execute("UPDATE alembic_version SET version_num=?", (revision,))
         con.commit()
     finally:
         con.close()
+
+
+def _make_0002(referee):
+    """Turn the database into what pbem at schema 0002 left: without the 0003 columns, every
+    protected row's MAC over the 0002 column lists, and the version-1 marker."""
+    rewrite_as(referee, PROTECTED_V1, _drop_0003, 1, "0002_row_macs")
 
 
 def test_a_0002_database_with_a_game_in_progress_is_upgraded_and_played_on(game, players, clock,
