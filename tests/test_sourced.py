@@ -302,3 +302,16 @@ def test_a_house_rule_with_its_own_source_is_still_marked_as_a_house_rule():
 def test_booleans_are_shown_as_the_data_file_writes_them():
     assert sourced.show_values({"default": False, "on": True, "n": 3}) == \
         "default = false, on = true, n = 3"
+
+
+def test_a_table_memo_builds_once_per_table_object_and_per_content():
+    """sourced.TableMemo (the games' typed Rules): the same object, or the same content read
+    back from JSON, gives the value built before; other content builds anew."""
+    import json
+
+    built = []
+    memo = sourced.TableMemo(lambda d: built.append(d) or len(built))
+    table = {"rules": {"limit": {"value": 20, "source": "rulebook"}}}
+    assert memo(table) == memo(table) == memo(json.loads(json.dumps(table))) == 1
+    assert memo({"rules": {"limit": {"value": 3, "source": "house rules"}}}) == 2
+    assert len(built) == 2

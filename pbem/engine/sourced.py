@@ -35,7 +35,7 @@ from typing import Any, Callable, Collection, Iterator, Mapping, NamedTuple, Seq
 
 __all__ = [
     "HOUSE_SOURCE", "DataError", "data_error", "house_source", "in_force", "is_whole",
-    "MergeRules", "merge_house_rules", "load_sourced",
+    "MergeRules", "merge_house_rules", "load_sourced", "TableMemo",
     "Sourced", "walk_sources", "show_value", "show_values", "show_entry", "source_of",
     "Check", "whole", "text", "boolean", "one_of", "equals", "list_of", "described",
     "Value", "Row", "Table", "Delegate", "Schema", "check",
@@ -204,6 +204,33 @@ def _merge_keyed(rows: Any, house: Any, where: str, key: str) -> list:
         by_key[r[key]] = dict(r, source=house_source(r.get("source")))
     return [by_key[k] for k in sorted(
         by_key, key=lambda k: (0, k, "") if is_whole(k) else (1, 0, str(k)))]
+
+
+class TableMemo:
+    """A value built from a data table (a game's typed ``Rules``), remembered: by the table
+    object (the role states of one phase share one table) and, when the object is new (the
+    table read back from the stored JSON), by its content, so a game's tables are built once
+    per process. ``build(data) -> value``; at most ``size`` contents are kept."""
+
+    def __init__(self, build: Callable[[dict], Any], size: int = 16):
+        self._build, self._size = build, size
+        self._last: tuple | None = None
+        self._by_content: dict = {}
+
+    def __call__(self, data: dict) -> Any:
+        last = self._last
+        if last is not None and last[0] is data:
+            return last[1]
+        import json
+
+        key = json.dumps(data, sort_keys=True)
+        value = self._by_content.get(key)
+        if value is None:
+            if len(self._by_content) >= self._size:
+                self._by_content.clear()
+            value = self._by_content[key] = self._build(data)
+        self._last = (data, value)
+        return value
 
 
 # -- walking the sources ----------------------------------------------------------------------

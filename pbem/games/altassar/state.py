@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from pbem.boards.hexmap import HexMap
 from pbem.engine.ruleset import Parts
+from pbem.engine.sourced import TableMemo
 
 from .data import CONFEDERATION_KINDS, PRISONER_KINDS, Rules
 
@@ -231,7 +232,6 @@ def _build(public: dict, secrets: dict, referee: dict | None, share: bool = Fals
 
 
 _MAPS: dict = {}
-_RULES: dict = {}
 
 
 def _hexmap(d: dict, cls) -> HexMap:
@@ -241,22 +241,8 @@ def _hexmap(d: dict, cls) -> HexMap:
     return _MAPS[key]
 
 
-_LAST_RULES: list = []
-"""The last data table and its Rules: the role states of one phase share one data table."""
-
-
-def _rules(data: dict) -> Rules:
-    import json
-
-    if _LAST_RULES and _LAST_RULES[0] is data:
-        return _LAST_RULES[1]
-    key = json.dumps(data, sort_keys=True)
-    if key not in _RULES:
-        if len(_RULES) > 16:
-            _RULES.clear()
-        _RULES[key] = Rules.from_data(data)
-    _LAST_RULES[:] = [data, _RULES[key]]
-    return _RULES[key]
+_rules = TableMemo(Rules.from_data)
+"""The Rules of a data table, built once per table (pbem.engine.sourced.TableMemo)."""
 
 
 def load(parts: Parts) -> State:

@@ -22,6 +22,7 @@ from functools import lru_cache
 
 from pbem.boards.hexmap import HexMap
 from pbem.engine.ruleset import Parts
+from pbem.engine.sourced import TableMemo
 
 from .data import Rules
 
@@ -262,16 +263,8 @@ def dump(s: State) -> Parts:
                  referee=referee_part(s))
 
 
-_RULES: list = []
-"""The last data table and its Rules (a state's data is the same object in every dump)."""
-
-
-def _rules(data: dict) -> Rules:
-    if _RULES and _RULES[0] is data:
-        return _RULES[1]
-    rules = Rules.from_data(data)
-    _RULES[:] = [data, rules]
-    return rules
+_rules = TableMemo(Rules.from_data)
+"""The Rules of a data table, built once per table (pbem.engine.sourced.TableMemo)."""
 
 
 def _build(public: dict, secrets: dict, referee: dict | None) -> State:

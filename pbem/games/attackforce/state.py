@@ -29,11 +29,11 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import json
 from dataclasses import dataclass, field
 
 from pbem.boards.graph import GraphBoard
 from pbem.engine.ruleset import Parts
+from pbem.engine.sourced import TableMemo
 
 from .data import FLIGHTS, Rules
 
@@ -238,24 +238,8 @@ def dump(s: State) -> Parts:
                  referee={})
 
 
-_RULES: dict = {}
-
-
-def _rules(data: dict) -> Rules:
-    key = id(data)
-    hit = _RULES.get(key)
-    if hit is not None and hit[0] is data:
-        return hit[1]
-    text = json.dumps(data, sort_keys=True)
-    for d, r in _RULES.values():
-        if json.dumps(d, sort_keys=True) == text:
-            break
-    else:
-        r = Rules.from_data(data)
-    if len(_RULES) > 32:
-        _RULES.clear()
-    _RULES[key] = (data, r)
-    return r
+_rules = TableMemo(Rules.from_data)
+"""The :class:`~.data.Rules` of a data table, built once per table (pbem.engine.sourced)."""
 
 
 def normalise(s: State) -> State:
