@@ -46,6 +46,10 @@ CELL = 4
 """Characters of a text-map cell: 12 columns of 4 and a space stay under 70 characters."""
 
 
+KIND_MARK = {"battery": "B", "launcher": "L", "sensor-pod": "S", "ship": "."}
+"""The text-map mark of a space of each kind (The Map), when nothing stands on it."""
+
+
 def _marker(v: dict, s, sp: str) -> str:
     kind = s.board.kind(sp)
     if kind == "hull":
@@ -53,10 +57,8 @@ def _marker(v: dict, s, sp: str) -> str:
         if face == "down":
             return "H!" if sp == (v.get("secret") or {}).get("explosion") else "H?"
         return "H-" if face == "blank" else "HX"
-    if kind == "ship":
-        return "."
-    letter = {"battery": "B", "launcher": "L", "sensor-pod": "S"}.get(kind, "")
-    return letter + ("W" if sp in s.wrecks and letter else "")
+    letter = KIND_MARK.get(kind, "")
+    return letter + ("W" if sp in s.wrecks and kind != "ship" and letter else "")
 
 
 def _cell(here: list, mark: str) -> str:
@@ -151,9 +153,8 @@ def _plain_spaces(board) -> dict:
         found = _PLAIN[board.digest] = {}
         for sp in board.spaces():
             kind = board.kind(sp)
-            letter = {"battery": "B", "launcher": "L", "sensor-pod": "S",
-                      "ship": "."}.get(kind, "")
-            found[sp] = Space(kind, letter, f"{sp} {kind}", (), SPECIAL_OF.get(kind, ""))
+            found[sp] = Space(kind, KIND_MARK.get(kind, ""), f"{sp} {kind}", (),
+                              SPECIAL_OF.get(kind, ""))
     return found
 
 
