@@ -46,6 +46,7 @@ __all__ = [
     "grid_text",
     "plain_space",
     "positions",
+    "remember_equal",
     "remember_last",
     "text_map",
     "wrap_line",
@@ -64,6 +65,28 @@ _COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})\Z")
 class DrawingError(ValueError):
     """A Drawing that no map can show: a bad CSS class or colour, a text cell that is not
     short ASCII on one line, a space not on the board. The message names the space."""
+
+
+def remember_equal(fn, size: int = 4):
+    """Decorator for a function of a :class:`Drawing` (and further hashable arguments) that
+    gives the same result for equal drawings (a text map, an SVG map): the last ``size``
+    results are remembered and returned for a drawing equal to one already seen. Readers who
+    may know the same things see equal drawings (in Escape from Altassar the Spikus player's
+    map is the public one), so such a map is drawn once per phase for all of them. The result
+    is shared: callers must not change it."""
+    memo: list = []
+
+    @functools.wraps(fn)
+    def remembered(drawing, *args):
+        for seen, seen_args, result in memo:
+            if seen_args == args and (seen is drawing or seen == drawing):
+                return result
+        result = fn(drawing, *args)
+        memo.insert(0, (drawing, args, result))
+        del memo[size:]
+        return result
+
+    return remembered
 
 
 @dataclass(frozen=True)
@@ -342,6 +365,7 @@ def grid_text(drawing: Drawing, where: Mapping[str, tuple[int, int]]) -> list[st
     return lines
 
 
+@remember_equal
 def text_map(drawing: Drawing) -> str:
     """The plain-text map of ``drawing`` for mail bodies: the board, a blank line, the legend,
     then the notes, each legend or note line longer than :data:`TEXT_COLUMNS` wrapped at blanks

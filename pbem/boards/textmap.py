@@ -17,6 +17,7 @@ stands at the left of the row's first line. Each cell is ``width`` characters, p
 
 from __future__ import annotations
 
+import functools
 from typing import Callable
 
 from . import hexgrid
@@ -29,37 +30,55 @@ def ascii_map(hexmap: HexMap, cell: Callable[[str], str], width: int = 4) -> str
     Returns the drawing as lines joined by ``"\\n"`` (with no trailing spaces and a final
     newline). Raises ``ValueError`` when ``width`` is below 2 or when ``cell`` returns text that
     is not ASCII, holds a line break, or is longer than ``width`` (the message quotes the label
-    and the text).
+    and the text). The layout of a map (which hexes share a text line, where each cell starts)
+    is made once per map shape and width (:func:`_layout`); a call only fills in the cells.
     """
     if width < 2:
         raise ValueError(f"cell width {width!r}: expected at least 2 characters (a column "
                          f"number needs two)")
+    header, rows = _layout(hexmap.columns, hexmap.rows, hexmap.offset, width)
+    lines = [header]
+    for lead, gap, labels in rows:
+        texts = [_checked(label, cell(label), width) for label in labels]
+        lines.append((lead + "".join(t.ljust(gap) for t in texts)).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def _checked(label: str, text, width: int) -> str:
+    """``text``, the cell of ``label``, if it is at most ``width`` ASCII characters on one line;
+    else ValueError quoting both."""
+    if not isinstance(text, str):
+        raise ValueError(f"cell for {label}: {text!r} is not a string")
+    if len(text) > width or not text.isascii() or "\n" in text or "\r" in text:
+        raise ValueError(f"cell for {label}: {text!r} must be at most {width} ASCII "
+                         f"characters on one line")
+    return text
+
+
+@functools.lru_cache(maxsize=64)
+def _layout(columns: int, rows: int, offset: str, width: int) -> tuple:
+    """``(header, [(lead, gap, labels)])`` of a map's text: the header line of column numbers;
+    then per text line (two per map row: its upper-sitting hexes, then its lower-sitting ones)
+    the text before its first cell (the row number or blanks, and the margin up to the first
+    cell), the distance from one cell's start to the next (characters) and the labels of its
+    hexes from left to right. Cells on one text line are every other column (the columns
+    alternate between sitting high and low: hexgrid.is_low_column), two slots apart."""
     slot = width + 1
     margin = 4  # "01  "
-    header = [" "] * (margin + slot * hexmap.columns)
-    for c in range(1, hexmap.columns + 1):
-        text = f"{c:02d}"
+    header = [" "] * (margin + slot * columns)
+    for c in range(1, columns + 1):
         start = margin + (c - 1) * slot + (width - 2) // 2
-        header[start:start + 2] = text
-    lines = ["".join(header).rstrip()]
-    low = {c: hexgrid.is_low_column(c, hexmap.offset) for c in range(1, hexmap.columns + 1)}
-    for r in range(1, hexmap.rows + 1):
+        header[start:start + 2] = f"{c:02d}"
+    low = {c: hexgrid.is_low_column(c, offset) for c in range(1, columns + 1)}
+    out = []
+    for r in range(1, rows + 1):
         for lower in (False, True):
-            row = [" "] * (margin + slot * hexmap.columns)
-            if not lower:
-                row[0:2] = f"{r:02d}"
-            for c in range(1, hexmap.columns + 1):
-                if low[c] != lower:
-                    continue
-                label = hexgrid.format_label(c, r)
-                text = cell(label)
-                if not isinstance(text, str):
-                    raise ValueError(f"cell for {label}: {text!r} is not a string")
-                if not text.isascii() or "\n" in text or "\r" in text or len(text) > width:
-                    raise ValueError(f"cell for {label}: {text!r} must be at most {width} ASCII "
-                                     f"characters on one line")
-                start = margin + (c - 1) * slot
-                row[start:start + len(text)] = text
-            line = "".join(row).rstrip()
-            lines.append(line)
-    return "\n".join(lines) + "\n"
+            cols = [c for c in range(1, columns + 1) if low[c] == lower]
+            row_no = f"{r:02d}" if not lower else "  "
+            if not cols:  # a one-column map has no lower-sitting line's hexes
+                out.append((row_no, 1, ()))
+                continue
+            lead = row_no.ljust(margin + (cols[0] - 1) * slot)
+            labels = tuple(hexgrid.format_label(c, r) for c in cols)
+            out.append((lead, 2 * slot, labels))
+    return "".join(header).rstrip(), tuple(out)

@@ -13,6 +13,8 @@ SVG map.
 
 from __future__ import annotations
 
+from pbem.boards.drawing import remember_equal
+
 HEX_SIZE = 22
 """Circumradius of a drawn hex, in pixels."""
 
@@ -257,6 +259,20 @@ def _ink(colour: str) -> str:
 
 
 def svg_context(drawing, size: float | None = None) -> dict:
+    """:func:`_svg_context` of ``drawing`` (the template environment in force counts too), the
+    same dict for equal drawings (:func:`pbem.boards.drawing.remember_equal`: readers who may
+    know the same things share one map per phase); callers must not change it."""
+    from pbem.reports.render import environment
+
+    return _remembered_svg(drawing, size, id(environment()))
+
+
+@remember_equal
+def _remembered_svg(drawing, size, _env_id):
+    return _svg_context(drawing, size)
+
+
+def _svg_context(drawing, size: float | None = None) -> dict:
     """The ``svg`` context of templates/map.svg.j2 for a Drawing on a hex map or a positioned
     board (pixels throughout): ``{"shape": "hex" | "square", "width", "height", "size",
     "label_size", "hexes": [{"svg"}], "links": [{"svg"}], "centres": {label: (x, y)},

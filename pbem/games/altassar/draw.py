@@ -162,7 +162,7 @@ def draw(v: dict) -> Drawing:
     """The mapsheet as the view ``v`` (:func:`~pbem.games.altassar.state.view`) shows it:
     terrain, markers, Spikus units and corpses, with the legend and the units listed by hex
     under the text map."""
-    s = from_view(v)
+    s = from_view(v, share=True)  # read only: the view's own values, not copies
     role = v.get("role", "*")
     marks = _text_marks(s, role)
     pieces = _pieces(v, s, role)

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from pbem.boards.hexmap import HexMap
 from pbem.engine.ruleset import Parts
+from pbem.engine.values import copy_values
 from pbem.engine.sourced import TableMemo
 
 from .data import CONFEDERATION_KINDS, PRISONER_KINDS, Rules
@@ -187,23 +188,19 @@ def secret_part(s: State, role: str) -> dict:
 
 def dump(s: State) -> Parts:
     """The state split by audience (module docstring); JSON values only."""
-    import copy
-
     pub = public_part(s)
     shared = {k: pub.pop(k) for k in ("data", "map")}  # read-only tables: not copied
-    pub = copy.deepcopy(pub)
+    pub = copy_values(pub)
     pub.update(shared)
     return Parts(public=pub,
-                 secret={r: copy.deepcopy(secret_part(s, r)) for r in ROLES},
+                 secret={r: copy_values(secret_part(s, r)) for r in ROLES},
                  referee={"dealt": dict(s.dealt)})
 
 
 def _build(public: dict, secrets: dict, referee: dict | None, share: bool = False) -> State:
-    import copy
-
     from pbem.boards.hexmap import HexMap as _HexMap
 
-    own = (lambda v: v) if share else copy.deepcopy  # share: read-only, the parts' own values
+    own = (lambda v: v) if share else copy_values  # share: read-only, the parts' own values
     data = public["data"]
     s = State(seats=list(public["seats"]), options=dict(public["options"]), data=data,
               hexmap=_hexmap(public["map"], _HexMap), rules=_rules(data))
@@ -256,9 +253,11 @@ def load(parts: Parts) -> State:
     return _build(parts.public, parts.secret, parts.referee, share=not parts.referee)
 
 
-def partial(public: dict, role: str, secret: dict | None) -> State:
-    """A state built from what ``role`` knows: the public part and its own secret part."""
-    s = _build(public, {role: secret} if secret is not None else {}, None)
+def partial(public: dict, role: str, secret: dict | None, *, share: bool = False) -> State:
+    """A state built from what ``role`` knows: the public part and its own secret part.
+    ``share``: the state shares the values of ``public`` and ``secret`` instead of copying
+    them, for a reader that does not change it (drawing the map)."""
+    s = _build(public, {role: secret} if secret is not None else {}, None, share=share)
     s.partial = True
     return s
 
@@ -268,21 +267,20 @@ def view(s: State, role: str) -> dict:
     plus the Confederation's own units and standing orders for ``confederation``, plus the
     Spikus player's standing orders for ``spikus``. Built only from the public part and that
     role's secret part."""
-    import copy
-
     pub = public_part(s)
     shared = {k: pub.pop(k) for k in ("data", "map")}  # read-only tables: not copied
-    v = copy.deepcopy(pub)
+    v = copy_values(pub)
     v.update(shared)
     v["role"] = role
     if role in ROLES:
-        v["secret"] = copy.deepcopy(secret_part(s, role))
+        v["secret"] = copy_values(secret_part(s, role))
     return v
 
 
-def from_view(v: dict) -> State:
-    """A partial state from a :func:`view` (for bots and order checks)."""
-    return partial(v, v.get("role", "*"), v.get("secret"))
+def from_view(v: dict, *, share: bool = False) -> State:
+    """A partial state from a :func:`view` (for bots and order checks; ``share`` as in
+    :func:`partial`, for the map)."""
+    return partial(v, v.get("role", "*"), v.get("secret"), share=share)
 
 
 def prisoner(kind: str | None) -> bool:
