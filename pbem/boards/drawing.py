@@ -23,8 +23,8 @@ SVG map, its links other than ``adjacent`` ones (tunnels) as lines; any other bo
 graph) as one ``label text`` line per space in the text map, and no SVG map.
 
 The text map and the SVG map summarise a space differently (a text cell is a few ASCII
-characters, an SVG hex or square holds a stack of counters and a tooltip), so a Space carries both its
-text cell and its pieces; the ruleset decides both in one place.
+characters, an SVG hex or square holds a stack of counters and a tooltip), so a Space carries
+both its text cell and its pieces; the ruleset decides both in one place.
 """
 
 from __future__ import annotations
@@ -157,6 +157,15 @@ class Space:
     title: str = ""
     pieces: tuple[Piece, ...] = ()
     special: str = ""
+
+    def __hash__(self) -> int:
+        # Hashed once: the SVG map looks each space up by what it is drawn from
+        # (pbem.reports.svgmap), hundreds of times a phase.
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash((self.terrain, self.text, self.title, self.pieces, self.special))
+            object.__setattr__(self, "_hash", h)
+        return h
 
     def tooltip(self) -> str:
         """The space's title and its pieces' titles, joined by ``"; "`` (empty parts left

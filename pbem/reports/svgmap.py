@@ -186,27 +186,37 @@ def _counters(space, sides: dict, x: float, y: float, geo: dict) -> tuple:
 
 
 _ENTRIES: dict = {}
+"""``{(geometry, sides' colours and template environment): {space's key: entry}}``."""
 _ENTRIES_MAX = 50_000
 
 
-def _space_entry(drawing, space, label, points, x, y, size, geo, sides, sides_key) -> dict:
-    """The ``{"svg"}`` entry of one hex or square (pixels). Remembered by what it is drawn
-    from (the space as drawn, its place, the fill and special mark of its terrain, the sides'
-    colours and the template environment in use): most spaces look the same in every
-    reader's map and every phase, so a phase draws only the spaces that changed."""
+def _space_entries(drawing, layout, geo: str, sides: dict, sides_key) -> list[dict]:
+    """The ``{"svg", "counters"}`` entry of each space of ``layout`` (``[(label, points, x,
+    y)]``, pixels). Remembered by what each is drawn from (the space as drawn, its place, the
+    fill and special mark of its terrain, the geometry, the sides' colours and the template
+    environment in use): most spaces look the same in every reader's map and every phase, so
+    a phase draws only the spaces that changed."""
     from pbem.boards.drawing import UNKNOWN_FILL
 
-    fill = drawing.fills.get(space.terrain, UNKNOWN_FILL)
-    special = space.special if space.special in drawing.specials else ""
-    key = (space, label, x, y, geo, fill, special, sides_key)
-    found = _ENTRIES.get(key)
-    if found is not None:
-        return found
-    if len(_ENTRIES) >= _ENTRIES_MAX:
-        _ENTRIES.clear()
-    found = _ENTRIES[key] = _make_entry(drawing, space, label, points, x, y, geo, sides, fill,
-                                        special)
-    return found
+    space_at, blank = drawing.spaces.get, drawing.space("")
+    fills, specials = drawing.fills, drawing.specials
+    memo = _ENTRIES.get((geo, sides_key))
+    if memo is None or len(memo) >= _ENTRIES_MAX:
+        if len(_ENTRIES) > 16:
+            _ENTRIES.clear()
+        memo = _ENTRIES[geo, sides_key] = {}
+    out = []
+    for label, points, x, y in layout:
+        space = space_at(label, blank)
+        fill = fills.get(space.terrain, UNKNOWN_FILL)
+        special = space.special if space.special in specials else ""
+        key = (space, label, x, y, fill, special)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _make_entry(drawing, space, label, points, x, y, geo, sides,
+                                            fill, special)
+        out.append(found)
+    return out
 
 
 def _make_entry(drawing, space, label, points, x, y, geo, sides, fill, special) -> dict:
@@ -302,7 +312,6 @@ def _svg_context(drawing, size: float | None = None) -> dict:
     from pbem.boards.hexmap import HexMap
     from pbem.reports.render import environment
 
-    space_at, blank = drawing.spaces.get, drawing.space("")
     sides, side_rules = _style(drawing)
     common = {"sides": side_rules,
               "specials": [(k, colour, name) for k, (colour, name) in drawing.specials.items()],
@@ -312,8 +321,7 @@ def _svg_context(drawing, size: float | None = None) -> dict:
         width, height, layout = _layout(drawing.board, size)
         geo = _geometry_of("hex", size)
         sides_key = (tuple(sides.items()), id(environment()))
-        hexes = [_space_entry(drawing, space_at(label, blank), label, points, x, y, size, geo,
-                              sides, sides_key) for label, points, x, y in layout]
+        hexes = _space_entries(drawing, layout, geo, sides, sides_key)
         return dict(common, shape="hex", width=width, height=height, size=size, hexes=hexes,
                     links=[], label_size=round(size * 0.3, 1), stroke=round(size * 0.1, 1),
                     centres=_centres(layout), geo=_GEO[geo], **_joined(hexes, []))
@@ -324,8 +332,7 @@ def _svg_context(drawing, size: float | None = None) -> dict:
     width, height, layout, lines = _square_layout(drawing.board, size)
     geo = _geometry_of("square", size)
     sides_key = (tuple(sides.items()), id(environment()))
-    squares = [_space_entry(drawing, space_at(label, blank), label, points, x, y, size, geo,
-                            sides, sides_key) for label, points, x, y in layout]
+    squares = _space_entries(drawing, layout, geo, sides, sides_key)
     links = []
     for a, b, kind, one_way, x1, y1, x2, y2 in lines:
         links.append({"svg": _draw_link({

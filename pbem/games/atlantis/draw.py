@@ -13,6 +13,7 @@ view, never from hidden facts.
 
 from __future__ import annotations
 
+import functools
 import textwrap
 
 from pbem.boards.drawing import Drawing, Piece, Space, plain_space, remember_last
@@ -152,9 +153,16 @@ def _wrap(out: list[str]) -> list[str]:
     """Text lines, each entry of ``out`` wrapped at 78 characters with a two-space indent."""
     lines: list[str] = []
     for line in out:
-        lines += (textwrap.fill(line, width=78, subsequent_indent="  ", break_on_hyphens=False)
-                  .split("\n") if line else [""])
+        lines += _wrapped(line) if line else [""]
     return lines
+
+
+@functools.lru_cache(maxsize=2048)
+def _wrapped(line: str) -> tuple[str, ...]:
+    """``line`` wrapped by :func:`_wrap` (remembered: the legend and most notes are the same
+    line in every reader's report and every phase)."""
+    return tuple(textwrap.fill(line, width=78, subsequent_indent="  ",
+                               break_on_hyphens=False).split("\n"))
 
 
 def _legend(s: State, letters: dict) -> list[str]:
