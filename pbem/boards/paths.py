@@ -13,7 +13,6 @@ from __future__ import annotations
 import heapq
 from typing import Callable, Iterable
 
-from . import hexgrid
 from .hexmap import HexMap
 
 Cost = Callable[[str, str], "float | None"]
@@ -46,20 +45,24 @@ def _search(hexmap: HexMap, start: str, cost: Cost, budget: float | None,
             goal: str | None) -> tuple[dict, dict, float | None]:
     """Dijkstra from ``start``: (least cost per hex settled or seen, predecessor per hex, the
     cost of ``goal`` when it was reached, else None). Stops at ``goal`` when one is given.
-    Ties are broken by hex label, so results are reproducible."""
-    hexmap.neighbours(start)
+    Ties are broken by hex label, so results are reproducible: labels are four digits
+    ``CCRR`` (hexgrid.format_label), so their string order is label order
+    (:func:`~pbem.boards.hexgrid.label_key`) and the heap compares the labels themselves."""
+    neighbours = hexmap.neighbours
+    neighbours(start)
     best = {start: 0.0}
     came: dict[str, str] = {}
-    heap = [(0.0, hexgrid.label_key(start), start)]
+    heap = [(0.0, start)]
     done: set[str] = set()
+    inf = float("inf")
     while heap:
-        spent, _, here = heapq.heappop(heap)
+        spent, here = heapq.heappop(heap)
         if here in done:
             continue
         if here == goal:
             return best, came, spent
         done.add(here)
-        for there in hexmap.neighbours(here):
+        for there in neighbours(here):
             if there in done:
                 continue
             c = cost(here, there)
@@ -70,10 +73,10 @@ def _search(hexmap: HexMap, start: str, cost: Cost, budget: float | None,
             total = spent + c
             if budget is not None and total > budget:
                 continue
-            if total < best.get(there, float("inf")):
+            if total < best.get(there, inf):
                 best[there] = total
                 came[there] = here
-                heapq.heappush(heap, (total, hexgrid.label_key(there), there))
+                heapq.heappush(heap, (total, there))
     return best, came, None
 
 
