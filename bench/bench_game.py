@@ -8,8 +8,9 @@ Every window's orders are signed pbem envelopes (Ed25519) handed to ``Referee.in
 order files (no MIME: bench_ingest.py measures mail). Each ``Referee.process(game)`` call that
 resolves exactly one phase is timed, wall and CPU (``time.process_time``: the whole judge runs
 in this one process): decrypting the state and the orders, re-deriving the dice, resolving,
-logging, sealing, opening the next window or ending the game, rendering every report as text
-and HTML, sealing them and queueing the mail. Everything is seeded, so each game is played
+logging, sealing, opening the next window or ending the game, storing every reader's report
+context and queueing the mail; then rendering every reader's report as text and HTML from its
+stored context, as delivery does (:func:`render_reports`). Everything is seeded, so each game is played
 ``--repeat`` times and each phase counts its fastest time (as bench_phase.py does).
 
 Run from the repository root with the project installed::
@@ -42,6 +43,25 @@ from pbem.mail.sources import Incoming
 
 START = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
 MAX_WINDOWS = 2000
+
+
+def render_reports(referee: Referee, game_id: str) -> int:
+    """Render the latest report of every reader of ``game_id`` (each role and the public one),
+    text and HTML, as delivery does (``pbem send`` renders a report from its stored context:
+    pbem.engine.reportstore.report_parts); returns how many were rendered. Timed with the
+    phase, so a phase's figure stays "adjudicate + every report" (issue 11)."""
+    from pbem.engine.reportstore import report_parts
+    from pbem.store import repo
+    from pbem.store.reports import find_report
+
+    n = 0
+    with referee.db.read() as s:
+        latest = find_report(s, game_id, "*")  # the phase just resolved (delivery: the outbox
+        if latest is None:                     # row's report_seq)
+            return 0
+        for role in [p.role for p in repo.players(s, game_id)] + ["*"]:
+            n += len(report_parts(s, referee.sealer, game_id, role, latest.phase_seq))
+    return n
 
 
 def play(name: str, root: Path, seed: int,
@@ -85,6 +105,8 @@ def play(name: str, root: Path, seed: int,
                 raise RuntimeError(f"bot orders were not accepted: {verdict.summary()}")
         t0, c0 = time.perf_counter(), time.process_time()
         done = referee.process(game_id)
+        if done:
+            render_reports(referee, game_id)
         wall, cpu = (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000
         counts = on_phase(referee, game_id, window) if on_phase is not None else True
         if len(done) == 1 and counts:

@@ -8,8 +8,11 @@ benchmark is about adjudication; bench_ingest.py measures mail); optional sender
 orders) join at random as in ``pbem demo``. Then each ``Referee.process(game)`` call is timed:
 that is decrypting the state and the orders, re-deriving the dice, resolving, logging,
 sealing the new state, opening the next window (or ending the game and revealing the hidden
-draws), rendering every player's and the public report as text and HTML (with its SVG map),
-sealing them, queueing the report mail and committing.
+draws), storing every reader's report context sealed, queueing the report mail and
+committing; then, in the same timed span, rendering every player's and the public report as
+text and HTML (with its SVG map) from its stored context, as delivery does (since issue 11 a
+phase stores what its reports are made from and ``pbem send`` renders them:
+bench_game.render_reports).
 
 Everything is seeded (referee entropy, the bots' choices, keys and nonces): the same
 ``--seed`` plays the same games. Each game is played ``--repeat`` times (default 3) and each
@@ -49,6 +52,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from bench_game import render_reports
 from bench_ingest import (Seat, StageTimer, make_seats, new_referee, order_text, print_profile,
                           timed_stages)
 from pbem.crypto.envelope import sign_text
@@ -166,6 +170,8 @@ def play_game(root: Path, play: GamePlay) -> list[Sample]:
         with FullCollections() as collections:
             start, cpu_start = time.perf_counter(), time.process_time()
             done = referee.process(play.game_id)
+            if done:  # every report rendered, as delivery renders it (bench_game.py)
+                render_reports(referee, play.game_id)
             wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
         if profiler is not None:
             profiler.disable()

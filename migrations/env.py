@@ -9,11 +9,11 @@ import os
 
 from alembic import context
 from sqlalchemy import create_engine
-from sqlmodel import SQLModel
 
-import pbem.store.models  # noqa: F401  (registers the tables on SQLModel.metadata)
+import pbem.store.models  # noqa: F401  (defines the tables on pbem.store.base.metadata)
+from pbem.store.base import metadata
 
-target_metadata = SQLModel.metadata
+target_metadata = metadata
 config = context.config
 
 

@@ -19,6 +19,7 @@ import random
 import shutil
 import subprocess
 import tempfile
+from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -97,11 +98,27 @@ def template_referee(report: str) -> str | None:
     return m.group(1) if m else None
 
 
+@contextmanager
+def _new_database(db_url: str | None):
+    """With a database given (``--db``): a refusal (another demo's game or key there) says
+    what the demo needs."""
+    from pbem.engine.errors import PbemError, SetupError
+
+    try:
+        yield
+    except PbemError as e:
+        if db_url is None:
+            raise
+        raise SetupError(f"{e} (pbem demo --db needs a new, empty database)") from None
+
+
 def run_demo(ruleset_name: str = "atlantis", *, players: int | None = None, out_dir: Path | None = None,
-             seed: int | None = None, echo=None) -> dict:
+             seed: int | None = None, echo=None, db_url: str | None = None) -> dict:
     """Play one game to the end (see module docstring). Returns ``{"out", "game", "phases",
-    "mails", "winners", "log", "verified", "status", "index"}`` (``index``: the path of
-    ``out/index.html``, linking every report; :func:`write_index`)."""
+    "mails", "winners", "log", "verified", "status", "index", "db"}`` (``index``: the path of
+    ``out/index.html``, linking every report; :func:`write_index`; ``db``: the database URL
+    used). ``db_url``: the referee's database (a SQLAlchemy URL, e.g. a new PostgreSQL
+    database) instead of ``out/home/pbem.db``; it must not hold a game of the demo's id."""
     import secrets
 
     from pbem.crypto.envelope import sign_text
@@ -128,14 +145,15 @@ def run_demo(ruleset_name: str = "atlantis", *, players: int | None = None, out_
     rng = random.Random(seed)
     clock = Clock(datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc) if seed is not None
                   else datetime.now(timezone.utc).replace(microsecond=0))
-    referee = Referee(Home(out / "home"), clock=clock, entropy=entropy)
+    referee = Referee(Home(out / "home", db_url), clock=clock, entropy=entropy)
     if seed is not None:  # a reproducible demo needs a reproducible referee key too
         from pbem.crypto.keys import create_master_key
 
         (out / "home").mkdir(parents=True, exist_ok=True)
         if not referee.home.master_key_path.exists():
             create_master_key(referee.home.master_key_path, SeededEntropy(seed, "master")(32))
-    referee.init()
+    with _new_database(db_url):
+        referee.init()
 
     roles = list(rs.role_names[:players])
     keys, seats = {}, []
@@ -154,9 +172,10 @@ def run_demo(ruleset_name: str = "atlantis", *, players: int | None = None, out_
         keys[role] = ("pbem", key)
         seats.append(PlayerSpec(role, f"{role}@players.example", public, f"{role}.pub"))
     game_id = f"{ruleset_name[:3]}-demo"
-    created = referee.new_game(GameSpec(ruleset=ruleset_name, game_id=game_id,
-                                        players=tuple(seats), options={},
-                                        referee_address="referee@judge.example"))
+    with _new_database(db_url):
+        created = referee.new_game(GameSpec(ruleset=ruleset_name, game_id=game_id,
+                                            players=tuple(seats), options={},
+                                            referee_address="referee@judge.example"))
     say(f"game {game_id} created ({rs.title}, players {', '.join(roles)}); "
         f"setup report {created['report_path']}")
 
@@ -228,7 +247,8 @@ def run_demo(ruleset_name: str = "atlantis", *, players: int | None = None, out_
                         outcome["winners"] if outcome else [])
     return {"out": str(out), "game": game_id, "phases": phases, "mails": mails,
             "winners": list(outcome["winners"]) if outcome else [], "log": str(log_path),
-            "verified": check.ok, "status": status, "index": str(index)}
+            "verified": check.ok, "status": status, "index": str(index),
+            "db": referee.home.url}
 
 
 def write_index(out: Path, title: str, roles: list, reports: list, log_path: Path,

@@ -24,18 +24,24 @@
    its own rolls and reveal, in order. These checks are :mod:`pbem.verify_rollback`; those of
    4 and 5 are :mod:`pbem.verify_hidden`.
 
-The result is a :class:`VerifyReport`; nothing is raised for a bad log.
+The result is a :class:`VerifyReport`; nothing is raised for a bad log. A log is read once, as
+it comes (an open file is not loaded whole): the verifier keeps 12 bytes per line (the chain's
+record, :mod:`pbem.verify_chain`) and a phase's rolls only until its reveal, so a log of a
+million rolls is verified in a few seconds and a few tens of megabytes (bench/bench_verify.py).
+Public roll lines as pbem writes them are read without the JSON parser (``_PUBLIC_ROLL``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from pbem.dice import MAX_SIDES, MIN_SIDES, SEED_BYTES, DiceError, DiceStream, commitment
 from pbem.ledger import GENESIS
+from pbem.verify_chain import ChainChecks, LineHashes
 from pbem.verify_hidden import HiddenChecks, _is_int
 from pbem.verify_rollback import RollbackChecks
 
@@ -43,6 +49,19 @@ __all__ = ["VerifyReport", "verify_log", "verify_file"]
 
 _HEX = frozenset("0123456789abcdef")
 _raw_decode = json.JSONDecoder().raw_decode  # the decoder json.loads uses by default
+_sha256 = hashlib.sha256
+_LINE_ENDS = (b"\n", b"\r")
+_ANY = r'"[^"\\\x00-\x1f]*+"'  # a JSON string without escapes: its text is its value
+_TEXT = r'"([^"\\\x00-\x1f]*+)"'  # the same, its text kept
+_INT = r'(0|[1-9][0-9]{0,17}+)'  # a JSON integer >= 0 as canonical JSON writes it
+_PUBLIC_ROLL = re.compile(
+    r'\{"at":' + _ANY + r',"game":' + _TEXT + r',"index":' + _INT + r',"phase":' + _TEXT
+    + r',"prev":"([0-9a-f]{64})","sides":' + _INT + r',"type":"roll","value":' + _INT
+    + r',"why":' + _ANY + r'\}').fullmatch
+"""A public roll line as pbem writes it (canonical JSON, docs/log.md): such a line needs no
+JSON parser, its values are the text of its groups (game, index, phase, prev, sides, value;
+its ``at`` and ``why`` are strings, which the checks do not read). Every other line, and any
+roll line written otherwise, is parsed as JSON and checked the same way."""
 
 
 @dataclass
@@ -148,10 +167,10 @@ def _is_hex64(value: Any) -> bool:
     return isinstance(value, str) and len(value) == 64 and _HEX.issuperset(value)
 
 
-class _Verifier(HiddenChecks, RollbackChecks):
+class _Verifier(ChainChecks, HiddenChecks, RollbackChecks):
     def __init__(self, report: VerifyReport) -> None:
         self.r = report
-        self.seen: dict[str, int] = {}          # line hash -> line number
+        self.seen = LineHashes()
         self.last_line = 0
         self.phases: dict[tuple[str, str], _Phase] = {}
         self.games: dict[str, _Game] = {}
@@ -222,16 +241,48 @@ class _Verifier(HiddenChecks, RollbackChecks):
 
     # --- the chain ---------------------------------------------------------------------------
 
+    def run(self, lines: Iterable[str | bytes]) -> None:
+        """:meth:`line` for each of ``lines``, numbered from 1. The hot path of a long log is
+        here: a public roll line as pbem writes it (bytes ending in one newline, matching
+        :data:`_PUBLIC_ROLL`) is checked without the JSON parser and, when nothing is wrong
+        with it, without a call of the general path: the outcome is the same."""
+        r, phases, line = self.r, self.phases, self.line
+        for n, raw in enumerate(lines, 1):
+            fast = None
+            if raw.__class__ is bytes and raw[-1:] == b"\n" and raw[-2:-1] not in _LINE_ENDS:
+                data = raw[:-1]
+                try:
+                    fast = _PUBLIC_ROLL(data.decode("utf-8"))
+                except UnicodeDecodeError:
+                    pass
+            if fast is not None:
+                game, index, phase, prev, sides, value = fast.groups()
+                index, sides, value = int(index), int(sides), int(value)
+                if MIN_SIDES <= sides <= MAX_SIDES:
+                    r.lines = n
+                    self.chain(n, prev, _sha256(data).digest())
+                    ph = phases.get((game, phase))
+                    if (ph is not None and 1 <= value <= sides and not ph.revealed
+                            and ph.commit is not None and index == ph.next_index):
+                        ph.next_index = index + 1  # public_roll, when it finds nothing wrong
+                        ph.rolls.append((n, sides, value))
+                    else:
+                        self.public_roll(n, game, phase, index, sides, value)
+                    continue
+            line(n, raw)
+
     def line(self, n: int, raw: str | bytes) -> None:
         self.r.lines = n
         if isinstance(raw, bytes):
-            data = raw.rstrip(b"\n").removesuffix(b"\r")
+            data = raw[:-1] if raw[-1:] == b"\n" else raw  # the usual case, then the rest
+            if data[-1:] in _LINE_ENDS:
+                data = data.rstrip(b"\n").removesuffix(b"\r")
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError as exc:
                 self.error(n, f"expected UTF-8, found byte {data[exc.start:exc.start + 1]!r} at "
                               f"byte {exc.start}")
-                self.advance(n, hashlib.sha256(data).hexdigest())
+                self.advance(n, _sha256(data).digest())
                 return
         else:
             text = raw.rstrip("\n").removesuffix("\r")
@@ -243,7 +294,7 @@ class _Verifier(HiddenChecks, RollbackChecks):
         if not text:
             self.error(n, "expected one JSON object, found an empty line (left out of the chain)")
             return
-        digest = hashlib.sha256(data).hexdigest()
+        digest = _sha256(data).digest()
         try:  # json.loads without its per-call overhead; json.loads itself decides the rest
             obj, end = _raw_decode(text)
         except (ValueError, RecursionError):
@@ -260,10 +311,7 @@ class _Verifier(HiddenChecks, RollbackChecks):
             self.error(n, f"expected one JSON object, found {type(obj).__name__} {text[:60]!r}")
             self.advance(n, digest)
             return
-        prev = obj.get("prev")
-        if prev != self.r.head:
-            self.chain_error(n, prev)
-        self.advance(n, digest)
+        self.chain(n, obj.get("prev"), digest)
         kind = obj.get("type")
         if kind.__class__ is not str:
             self.warn(n, f"expected a string 'type', found {kind!r}")
@@ -271,31 +319,6 @@ class _Verifier(HiddenChecks, RollbackChecks):
         handler = self.handlers.get(kind)
         if handler is not None:
             handler(n, obj)
-
-    def advance(self, n: int, digest: str) -> None:
-        self.r.head = digest
-        self.seen.setdefault(digest, n)
-        self.last_line = n
-
-    def chain_error(self, n: int, prev: Any) -> None:
-        if self.last_line == 0:
-            expected = f"expected prev = GENESIS ({GENESIS}) on the first line"
-        else:
-            expected = f"expected prev = {self.r.head} (hash of line {self.last_line})"
-        if not isinstance(prev, str):
-            self.error(n, f"chain broken: {expected}, found {prev!r}")
-            return
-        earlier = self.seen.get(prev)
-        if earlier is not None:
-            why = (f"that is the hash of line {earlier}: lines after line {earlier} were inserted "
-                   "or moved, or this line was moved")
-        elif prev == GENESIS:
-            why = "this line claims to be the first: lines before it were inserted"
-        elif self.last_line == 0:
-            why = "the lines before this one were removed"
-        else:
-            why = f"it matches no earlier line: line {self.last_line} was changed, or lines before this one were removed"
-        self.error(n, f"chain broken: {expected}, found {prev}; {why}")
 
     # --- public dice ---------------------------------------------------------------------------
 
@@ -328,7 +351,7 @@ class _Verifier(HiddenChecks, RollbackChecks):
             self.warn(n, "roll line: expected a 'why' (the public reason), found none")
         stream = obj.get("stream")
         if stream is None:
-            self.public_roll(n, obj, game, phase, index, sides)
+            self.public_roll(n, game, phase, index, sides, obj.get("value"))
         elif stream == "hidden":
             self.hidden_roll(n, obj, game, phase, index, sides)
         else:
@@ -351,8 +374,8 @@ class _Verifier(HiddenChecks, RollbackChecks):
         self.error(n, f"{what} roll of phase {phase!r}: expected index {expected}, found {index} "
                       f"(indices count from 0 without gaps)")
 
-    def public_roll(self, n: int, obj: dict, game: str, phase: str, index: int, sides: int) -> None:
-        value = obj.get("value")
+    def public_roll(self, n: int, game: str, phase: str, index: int, sides: int,
+                    value: Any) -> None:
         if value.__class__ is not int or not 1 <= value <= sides:
             self.error(n, f"roll line: expected 'value' as an integer from 1 to {sides}, found {value!r}")
         ph = self.phases.get((game, phase))
@@ -382,6 +405,15 @@ class _Verifier(HiddenChecks, RollbackChecks):
                           f"is line {ph.revealed})")
             return
         ph.revealed = n
+        try:
+            self.check_reveal(n, obj, ph)
+        finally:
+            ph.rolls = []  # checked (or reported): no later line needs them, a long log less so
+
+    def check_reveal(self, n: int, obj: dict, ph: _Phase) -> None:
+        """The checks of a phase's first ``dice-reveal`` (line ``n``): its seed against the
+        commitment, every roll of the phase re-derived (module doc, check 3)."""
+        game, phase = obj["game"], obj["phase"]
         nonces = obj.get("nonces")
         nonces_ok = isinstance(nonces, dict) and all(isinstance(v, str) for v in nonces.values())
         if nonces_ok:
@@ -484,8 +516,7 @@ def verify_log(lines: Iterable[str | bytes], source: str = "log") -> VerifyRepor
     The checks are listed in the module docstring and in docs/log.md, "Verifying a log".
     """
     verifier = _Verifier(VerifyReport(source=source))
-    for n, raw in enumerate(lines, 1):
-        verifier.line(n, raw)
+    verifier.run(lines)
     return verifier.finish()
 
 

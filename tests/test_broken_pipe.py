@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import pbem_env
 
 PIPE_BUFFER = 65536  # Linux's default pipe capacity (pipe(7)): more than this cannot be written
 # before the reader reads, so a longer output is still being written when the reader leaves
@@ -20,8 +21,10 @@ def pbem(*args):
     return [sys.executable, "-m", "pbem.cli", *args]
 
 
-def env():
-    e = dict(os.environ)
+def env(home=None):
+    """The child's environment: no PBEM_HOME; on PostgreSQL, PBEM_DB naming ``home``'s
+    database (conftest.pbem_env)."""
+    e = pbem_env(home)
     e.pop("PBEM_HOME", None)
     return e
 
@@ -30,10 +33,11 @@ def test_log_into_head_ends_quietly_with_status_0(demo_game):
     home = os.path.join(demo_game["out"], "home")
     args = pbem("--home", home, "log", demo_game["game"])
     # the whole log, into a file: the output is longer than a pipe holds
-    whole = subprocess.run(args, capture_output=True, env=env(), check=True).stdout
+    whole = subprocess.run(args, capture_output=True, env=env(home), check=True).stdout
     assert len(whole) > PIPE_BUFFER and whole.count(b"\n") > 100
     # `pbem log GAME | head -1`: read one line, then close the pipe
-    child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env())
+    child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env=env(home))
     first = child.stdout.readline()
     child.stdout.close()
     stderr = child.stderr.read()
@@ -48,7 +52,8 @@ def run_into_closed_pipe(args):
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
-        p = subprocess.run(args, stdout=write_end, stderr=subprocess.PIPE, env=env(),
+        home = args[args.index("--home") + 1] if "--home" in args else None
+        p = subprocess.run(args, stdout=write_end, stderr=subprocess.PIPE, env=env(home),
                            timeout=120)
     finally:
         os.close(write_end)

@@ -6,12 +6,11 @@ beside a valid signed mail, and the valid mail must still be judged; every messa
 from __future__ import annotations
 
 import email
-import sqlite3
 import unicodedata
 from email import policy
 
 import pytest
-from conftest import incoming
+from conftest import ON_POSTGRES, incoming, raw_connect
 
 from pbem.engine.creation import GameSpec
 
@@ -56,7 +55,7 @@ def by_origin(verdicts, fragment):
 
 
 def db_rows(referee, sql, *args):
-    con = sqlite3.connect(referee.home.path / "pbem.db")
+    con = raw_connect(referee.home.url)
     try:
         return con.execute(sql, args).fetchall()
     finally:
@@ -66,6 +65,18 @@ def db_rows(referee, sql, *args):
 def queued(referee, kind):
     return db_rows(referee, "SELECT to_addr, subject FROM outbox WHERE kind = ? AND sent_at IS "
                             "NULL ORDER BY id", kind)
+
+
+def stored_bytes(referee) -> int:
+    """What the database takes on disk: SQLite's files (pbem.db, its WAL and shared memory),
+    or on PostgreSQL its tables with their TOAST tables and indexes."""
+    if ON_POSTGRES:
+        return int(db_rows(referee, "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) "
+                                    "FROM pg_class c JOIN pg_namespace n ON n.oid = "
+                                    "c.relnamespace WHERE n.nspname = current_schema() AND "
+                                    "c.relkind = 'r'")[0][0])
+    db = referee.home.path / "pbem.db"
+    return db.stat().st_size + sum(p.stat().st_size for p in db.parent.glob("pbem.db-*"))
 
 
 def config(referee, text):
@@ -114,15 +125,14 @@ def test_a_200_mb_mail_is_archived_cut_to_the_limit_and_refused(
     with open(big, "wb") as f:
         f.write(head)
         f.truncate(200 * 1024 * 1024)  # 200 MB of mail (a sparse file reads as zero bytes)
-    db = referee.home.path / "pbem.db"
-    before = db.stat().st_size + sum(p.stat().st_size for p in db.parent.glob("pbem.db-*"))
+    before = stored_bytes(referee)
     verdicts = ingest_dir(referee, box)
     (huge,) = by_origin(verdicts, "M9P9")
     assert (huge.status, huge.cause) == ("rejected", "too-large")
     assert "209,715,200 bytes" in huge.reason
     assert [v.status for v in by_origin(verdicts, "M0P1")] == ["accepted"]
     referee.db.checkpoint()
-    after = db.stat().st_size + sum(p.stat().st_size for p in db.parent.glob("pbem.db-*"))
+    after = stored_bytes(referee)
     assert after - before < 8 * MAX_MESSAGE_BYTES  # not 373 MB (the WAL holds page copies)
     (kept,) = db_rows(referee, "SELECT length(blob) FROM message WHERE origin LIKE '%M9P9%'")[0]
     assert kept <= MAX_MESSAGE_BYTES + 64  # sealed: 1 + 12 + bytes kept + 16
@@ -133,15 +143,20 @@ def test_a_200_mb_mail_is_archived_cut_to_the_limit_and_refused(
 
 
 @pytest.mark.parametrize("damage", [
-    "X'01deadbeef' || blob",  # concatenation makes TEXT that is not UTF-8: unreadable by SQLite
-    "CAST(substr(blob, 1, 40) || X'00' || substr(blob, 42) AS BLOB)",  # fails AES-GCM
+    pytest.param("X'01deadbeef' || blob",  # concatenation makes TEXT that is not UTF-8:
+                 # unreadable by SQLite
+                 marks=pytest.mark.skipif(ON_POSTGRES, reason="SQLite only: a BLOB column "
+                                          "holding TEXT (PostgreSQL's bytea holds only bytes)")),
+    # one byte changed: fails AES-GCM
+    ("substr(blob, 1, 40) || '\\x00'::bytea || substr(blob, 42)" if ON_POSTGRES
+     else "CAST(substr(blob, 1, 40) || X'00' || substr(blob, 42) AS BLOB)"),
 ])
 def test_an_archived_copy_that_cannot_be_opened_is_reported_and_skipped(
         referee, players, game, clock, tmp_path, damage):
     # a message archived but left unjudged (a crash), whose sealed copy is then damaged
     box = maildir(tmp_path, valid(players, game, clock, mid="<first@p>"))
     ingest_dir(referee, box)
-    con = sqlite3.connect(referee.home.path / "pbem.db")
+    con = raw_connect(referee.home.url)
     con.execute(f"UPDATE message SET verdict = 'pending', blob = {damage}")
     con.commit()
     con.close()
@@ -162,8 +177,8 @@ def test_a_corrupt_queued_mail_is_reported_and_the_rest_of_the_outbox_goes(
         referee.ingest([incoming(mail(players[role].signed(game, 1, "dig", "dig 3",
                                                             issued=clock()),
                                       sender=f"{role}@players.example", mid=f"<{role}@p>"))])
-    con = sqlite3.connect(referee.home.path / "pbem.db")
-    con.execute("UPDATE outbox SET blob = X'00' WHERE kind = 'receipt' AND owner = 'red'")
+    con = raw_connect(referee.home.url)
+    con.execute("UPDATE outbox SET blob = ? WHERE kind = 'receipt' AND owner = 'red'", (b"\0",))
     con.commit()
     con.close()
     written = referee.outbox(tmp_path / "out")
@@ -190,7 +205,7 @@ def test_ingest_retry_judges_again_a_message_the_judge_failed_on(
     (v,) = referee.ingest([incoming(valid(players, game, clock))])
     assert v.status == "accepted"
     # as the judge leaves a message it failed on: verdict error, no order set kept
-    con = sqlite3.connect(referee.home.path / "pbem.db")
+    con = raw_connect(referee.home.url)
     con.execute("UPDATE message SET verdict = 'error'")
     con.execute("DELETE FROM order_set")
     con.commit()
@@ -236,13 +251,16 @@ def test_a_message_over_the_memory_budget_is_refused_alone(referee, players, gam
     import subprocess
     import sys
 
+    from conftest import pbem_env
+
     body = ("dig 4\n" * 300_000).encode()  # 1.8 MB: its 300,000 lines need far more than 1 MiB
     # beside it a small mail (the test ruleset is not installed in that process: no orders)
     box = maildir(tmp_path, mail(body, mid="<fat@x>"), mail("hello", mid="<small@x>"))
     config(referee, "[ingest]\nread_memory_mb = 1\n")
     r = subprocess.run([sys.executable, "-c", "from pbem.cli import run; run()",
                         "--home", str(referee.home.path), "--now", "2026-11-29T20:00:00Z",
-                        "ingest", "-v", str(box)], capture_output=True, text=True, timeout=120)
+                        "ingest", "-v", str(box)], capture_output=True, text=True, timeout=120,
+                       env=pbem_env(referee.home.path))
     assert r.returncode == 0, r.stdout + r.stderr
     lines = r.stdout.splitlines()
     (fat,) = [line for line in lines if "M0P1" in line]

@@ -213,7 +213,7 @@ def test_a_mail_that_cannot_be_composed_is_failed_not_dropped(referee, tmp_path)
         queue_notices(s, referee.sealer, game, repo.players(s, "h1"), kind="notice",
                       subject="hello", text="hello", now=referee.clock())
     with referee.db.write() as s:  # one address that is none (written as pbem writes rows)
-        from sqlmodel import select
+        from sqlalchemy import select
 
         (row,) = s.exec(select(Outbox).where(Outbox.kind == "notice", Outbox.owner == "red"))
         row.to_addr = "not an address"

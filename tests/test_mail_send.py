@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import START, Player
+from conftest import START, Player, pbem_env
 from smtp_fixtures import PASSWORD, PASSWORD_ENV, USER, certs, smtp  # noqa: F401
 
 from pbem.cli import main
@@ -241,11 +241,13 @@ def test_a_server_that_does_not_answer_in_time_is_retried_and_the_run_reconnects
 # ---------------------------------------------------------------- kill -9, two runs at once
 
 def pbem_process(referee, *args, at=START, env=None) -> subprocess.Popen:
-    """`python -m pbem.cli --home HOME --now AT ARGS` as its own process."""
-    return subprocess.Popen([sys.executable, "-m", "pbem.cli", "--home", str(referee.home.path),
-                             "--now", stamp(at), *args], cwd=ROOT, stdout=subprocess.PIPE,
+    """`pbem --home HOME --now AT ARGS` as its own process, with the test ruleset "hunt"
+    (tests/hunt_pbem.py): `pbem send` renders the hunt games' reports."""
+    return subprocess.Popen([sys.executable, str(ROOT / "tests" / "hunt_pbem.py"), "--home",
+                             str(referee.home.path), "--now", stamp(at), *args], cwd=ROOT,
+                            stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True,
-                            env={**os.environ, **(env or {})})
+                            env=pbem_env(referee.home.path, {**os.environ, **(env or {})}))
 
 
 def test_a_run_killed_while_sending_loses_nothing_and_sends_at_most_twice(referee, smtp):
@@ -302,13 +304,13 @@ def test_two_send_runs_at_once_deliver_each_message_once(referee, smtp):
 # ---------------------------------------------------------------- integrity, listing
 
 def test_a_tampered_row_is_reported_by_send_and_not_sent(referee, smtp):
-    import sqlite3
+    from conftest import raw_connect
 
     server = smtp("plain")
     configure(referee, server.config())
     new_game(referee, "h1")
     assert cli(referee, "send").exit_code == 0
-    con = sqlite3.connect(referee.home.path / "pbem.db")
+    con = raw_connect(referee.home.url)
     con.execute("UPDATE outbox SET sent_at = NULL WHERE id = 1")
     con.commit()
     con.close()

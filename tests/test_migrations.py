@@ -4,11 +4,10 @@ enforcement off and ``PRAGMA foreign_key_check`` after them, so a ``batch_alter_
 recreates a parent table keeps every child row."""
 
 import shutil
-import sqlite3
 
 import pytest
-from conftest import incoming
-from test_store_integrity import (NEW_IN_0003, _drop_0003, attack, db_path, next_referee, peek,
+from conftest import incoming, raw_connect, sqlite_only
+from test_store_integrity import (NEW_IN_0003, _drop_0003, attack, next_referee, peek,
                                   game)  # noqa: F401  (the fixture)
 
 from pbem.store.db import SCHEMA_HEAD
@@ -35,7 +34,7 @@ def rewrite_as(referee, protected: dict, drop, marker: int, revision: str) -> No
                                 + " AND ".join(f"{c}=?" for c in pk),
                                 [row_mac(key, table, row, protected)] + [row[c] for c in pk]))
     referee.db.dispose()
-    con = sqlite3.connect(db_path(referee))
+    con = raw_connect(referee.home.url)
     try:
         drop(con)
         for sql, params in updates:
@@ -54,6 +53,17 @@ def _make_0002(referee):
     rewrite_as(referee, PROTECTED_V1, _drop_0003, 1, "0002_row_macs")
 
 
+def columns(referee, table: str) -> set[str]:
+    """The columns the database's ``table`` has (SQLAlchemy's inspector, on either database)."""
+    from sqlalchemy import create_engine, inspect
+
+    engine = create_engine(referee.home.url)
+    try:
+        return {c["name"] for c in inspect(engine).get_columns(table)}
+    finally:
+        engine.dispose()
+
+
 def test_a_0002_database_with_a_game_in_progress_is_upgraded_and_played_on(game, players, clock,
                                                                           tmp_path):
     _make_0002(game)
@@ -63,7 +73,7 @@ def test_a_0002_database_with_a_game_in_progress_is_upgraded_and_played_on(game,
     out = next_referee(game, clock).upgrade()
     assert (out["revision_before"], out["revision"]) == ("0002_row_macs", SCHEMA_HEAD)
     assert out["rows_protected"] == {}  # the rows had MACs: re-computed, not added
-    cols = {c for (_, c, *_rest) in peek(game, "PRAGMA table_info(outbox)")}
+    cols = columns(game, "outbox")
     assert set(NEW_IN_0003["outbox"]) <= cols
     # the game goes on: blue's orders come in, the phase resolves, mail goes out
     r = next_referee(game, clock)
@@ -128,6 +138,8 @@ def _children(referee):
             for t in ("player", "phase", "order_set", "event", "report", "log_line", "sealed")}
 
 
+@sqlite_only("SQLite's foreign-key enforcement and PRAGMA foreign_key_check around a "
+             "migration that recreates a table (PostgreSQL alters tables in place)")
 def test_recreating_a_parent_table_in_a_migration_keeps_every_child_row(game, clock,
                                                                        recreating_migrations):
     from pbem.store.db import Database
@@ -143,6 +155,8 @@ def test_recreating_a_parent_table_in_a_migration_keeps_every_child_row(game, cl
     assert peek(game, "PRAGMA foreign_key_check") == []
 
 
+@sqlite_only("SQLite's foreign-key enforcement and PRAGMA foreign_key_check around a "
+             "migration that recreates a table (PostgreSQL alters tables in place)")
 def test_with_enforcement_on_the_same_migration_would_not_keep_them(game, clock,
                                                                    recreating_migrations,
                                                                    monkeypatch):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import email
 import hashlib
-import sqlite3
 from email import policy
 
 import pytest
@@ -58,7 +57,9 @@ def send_out(referee, folder):
 
 
 def orders_in_force(referee, game):
-    con = sqlite3.connect(referee.home.path / "pbem.db")
+    from conftest import raw_connect
+
+    con = raw_connect(referee.home.url)
     try:
         return con.execute("SELECT role, status, nonce FROM order_set WHERE game_id = ? "
                            "ORDER BY id", (game,)).fetchall()

@@ -9,7 +9,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from conftest import incoming
+from conftest import incoming, sqlite_only
 
 from pbem.engine.creation import GameSpec
 
@@ -29,6 +29,8 @@ def _hold_lock(db_path: Path, seconds: float) -> subprocess.Popen:
     return p
 
 
+@sqlite_only("it holds SQLite's write lock with the sqlite3 module (tests/test_postgres.py "
+             "holds PostgreSQL's)")
 def test_a_second_writer_waits_for_the_lock(referee, players, clock):
     referee.new_game(GameSpec(ruleset="hunt", game_id="h1",
                               players=(players["red"].spec(), players["blue"].spec()), options={}))
@@ -55,7 +57,7 @@ def test_two_processes_resolve_a_phase_once(referee, players, clock, tmp_path):
         registry._cache["hunt"] = toygame.ruleset
         from pbem.engine.home import Home
         from pbem.engine.service import Referee
-        r = Referee(Home({str(referee.home.path)!r}))
+        r = Referee(Home({str(referee.home.path)!r}, {referee.home.url!r}))
         print(len(r.process("h1")))
     """)
     procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)

@@ -1,15 +1,25 @@
 """A copy of the database alone reveals no hidden value (issue 2, "Hidden state"): the raw
 SQLite files (main file, WAL and shared memory) are searched for hidden facts in every form
-they take in memory: order texts, private event texts, the referee part's JSON."""
+they take in memory: order texts, private event texts, the referee part's JSON. On PostgreSQL,
+whose files compress long values, what is searched is every value of every row as the server
+gives it to any client (bytea as its bytes)."""
 
 from pathlib import Path
 
-from conftest import incoming
+from conftest import ON_POSTGRES, incoming, raw_connect
 
 from pbem.engine.creation import GameSpec
 
 
 def raw_db(referee) -> bytes:
+    if ON_POSTGRES:
+        out = []
+        with raw_connect(referee.home.url) as con:
+            for table in con.tables():
+                for row in con.execute(f'SELECT * FROM "{table}"'):
+                    out += [v if isinstance(v, bytes) else str(v).encode()
+                            for v in row if v is not None]
+        return b"\n".join(out)
     base = Path(referee.home.path) / "pbem.db"
     return b"".join(p.read_bytes() for p in (base, Path(f"{base}-wal"), Path(f"{base}-shm"))
                     if p.exists())
@@ -81,7 +91,6 @@ def test_a_stolen_database_cannot_confirm_a_guess_of_pending_orders(referee, pla
     value of any column of any table, nor appear anywhere in the raw files."""
     import hashlib
     import json
-    import sqlite3
 
     from pbem.crypto.canonical import canonical_bytes, sha256_hex
 
@@ -90,19 +99,18 @@ def test_a_stolen_database_cannot_confirm_a_guess_of_pending_orders(referee, pla
     verdict = referee.ingest([incoming(players["red"].signed("h1", 1, "dig", "dig 13",
                                                              issued=clock()))])[0]
     assert verdict.status == "accepted"
-    path = Path(referee.home.path) / "pbem.db"
-    con = sqlite3.connect(path)
+    con = raw_connect(referee.home.url)
     try:
         ((nonce, issued),) = con.execute("SELECT nonce, issued FROM order_set").fetchall()
         created = json.loads(con.execute("SELECT line FROM log_line WHERE game_id='h1' AND "
                                          "seq=1").fetchone()[0])
         values = set()
-        for (table,) in con.execute("SELECT name FROM sqlite_master WHERE type='table'"):
+        for table in con.tables():
             for row in con.execute(f'SELECT * FROM "{table}"'):
                 values.update(v for v in row if v is not None)
     finally:
         con.close()
-    stamp = issued[:19].replace(" ", "T") + "Z"
+    stamp = str(issued)[:19].replace(" ", "T") + "Z"  # SQLite: text; PostgreSQL: a datetime
     referee_lines = ("", f"referee: {created['referee_fingerprint']}\n")  # public, in the log
     guesses = [f"game: h1\nturn: 1\nphase: dig\nrole: red\n{ref}nonce: {nonce}\n"
                f"issued: {stamp}\n\ndig {n}{end}"

@@ -6,7 +6,6 @@ Create Date: 2026-11-29
 """
 from alembic import op
 import sqlalchemy as sa
-import sqlmodel  # noqa: F401
 
 
 revision = '0001_initial'

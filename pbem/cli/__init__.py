@@ -8,6 +8,7 @@ starts fast. Errors the referee can fix are printed as ``Error: ...`` with exit 
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -25,42 +26,74 @@ class Ctx:
         self._templates_set = False
 
     def close(self) -> None:
-        """At the end of the command: forget the template folder (a process running several
-        commands, as the tests do, starts each with pbem's templates)."""
+        """At the end of the command: close the database, and forget the template folder (a
+        process running several commands, as the tests do, starts each with pbem's
+        templates)."""
+        if self._referee is not None:
+            self._referee.close()
         if self._templates_set:
             from pbem.reports.render import use_templates
 
             use_templates(None)
             self._templates_set = False
 
-    def referee(self):
+    def referee(self, *, database: bool = True):
+        """The :class:`pbem.engine.service.Referee` of the command (made once). ``database``:
+        the command opens the referee's database (False for one that may not, such as
+        ``check-receipt --referee``): the storage layer (SQLAlchemy, the tables) is imported
+        here then, with the start-up's other modules, under :func:`_loading_modules`."""
         if self._referee is None:
-            from pbem.engine.home import Home
-            from pbem.engine.service import Referee, utc_now
-
-            clock = utc_now
-            if self.now_arg:
-                from pbem.engine.headers import parse_issued
-
-                try:
-                    fixed = parse_issued(self.now_arg)
-                except ValueError:
-                    raise click.BadParameter(f"expected an ISO 8601 time with a zone, found "
-                                             f"{self.now_arg!r}", param_hint="--now") from None
-                clock = lambda: fixed  # noqa: E731
-            self._referee = Referee(Home.resolve(self.home_arg, self.db_arg), clock=clock)
-            # reports, receipts and rejections are rendered with the referee's templates:
-            # --templates, else [reports] templates of HOME/config.toml (read when first needed)
-            from pbem.reports.render import use_templates
-
-            use_templates(self.templates_arg, home=self._referee.home.path)
-            self._templates_set = True
-            # The modules loaded so far live as long as the command: keep the cyclic garbage
-            # collector from walking them again and again in the middle of a phase.
-            import gc
-
-            gc.freeze()
+            with _loading_modules():
+                self._referee = self._make_referee(database)
         return self._referee
+
+    def _make_referee(self, database: bool):
+        from pbem.engine.home import Home
+        from pbem.engine.service import Referee, utc_now
+
+        if database:
+            import pbem.store.db  # noqa: F401  (see referee)
+        clock = utc_now
+        if self.now_arg:
+            from pbem.engine.headers import parse_issued
+
+            try:
+                fixed = parse_issued(self.now_arg)
+            except ValueError:
+                raise click.BadParameter(f"expected an ISO 8601 time with a zone, found "
+                                         f"{self.now_arg!r}", param_hint="--now") from None
+            clock = lambda: fixed  # noqa: E731
+        referee = Referee(Home.resolve(self.home_arg, self.db_arg), clock=clock)
+        # reports, receipts and rejections are rendered with the referee's templates:
+        # --templates, else [reports] templates of HOME/config.toml (read when first needed)
+        from pbem.reports.render import use_templates
+
+        use_templates(self.templates_arg, home=referee.home.path)
+        self._templates_set = True
+        return referee
+
+
+@contextmanager
+def _loading_modules():
+    """Import a command's modules with the cyclic garbage collector off, then freeze them.
+
+    Importing the storage layer (SQLAlchemy, the tables) makes tens of thousands of objects
+    that live as long as the process and are never garbage: with the collector on, its full
+    collections walk them again and again while they load, and later in the middle of a
+    phase. So it is off while they load; then ``gc.freeze()`` puts every object made so far
+    out of its reach, and it is on again for the command's own work (:func:`run` freezes
+    what is left before the interpreter exits, for the same reason). Measured: about a
+    seventh of the CPU time of `pbem status` (issue 11, "Start-up")."""
+    import gc
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
 
 
 def _fail_on_errors(fn):
@@ -91,10 +124,12 @@ def _fail_on_errors(fn):
                 raise click.ClickException(str(e)) from None
             if type(e).__module__.startswith("sqlalchemy"):
                 orig = getattr(e, "orig", None) or e
+                sqlite = "sqlite" in type(orig).__module__
                 raise click.ClickException(
-                    f"database error: {orig} (check that the home folder and the database are "
-                    "readable and writable: SQLite keeps pbem.db-wal and pbem.db-shm beside the "
-                    "database)") from None
+                    f"database error: {orig}" + (
+                        " (check that the home folder and the database are readable and "
+                        "writable: SQLite keeps pbem.db-wal and pbem.db-shm beside the "
+                        "database)" if sqlite else "")) from None
             raise
 
     return wrapper
@@ -207,7 +242,12 @@ def run() -> None:  # pragma: no cover - the console script
             sys.stdout.flush()
         except (AttributeError, BrokenPipeError, ValueError):
             _silence_stdout()
+        # The process ends: the interpreter's last full collection would walk every object
+        # left, for nothing (tens of milliseconds after a command that opened the database).
+        import gc
+
+        gc.freeze()
 
 
 # the commands register themselves on ``main``
-from pbem.cli import demo_cmd, games, mailing, play, referee, setup, undo  # noqa: E402,F401
+from pbem.cli import dbcmd, demo_cmd, games, mailing, play, referee, setup, undo  # noqa: E402,F401

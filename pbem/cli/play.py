@@ -99,38 +99,120 @@ def ingest_summary(verdicts: list) -> str:
 @click.option("--accept-late", is_flag=True,
               help="Resolve windows whose deadline passed while pbem process did not run "
                    "(the downtime guard would move their deadline instead).")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Worker processes sharing the games (PostgreSQL: up to one per core; "
+                   "SQLite has one writer, so more than 1 gains nothing; docs/operations.md).")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object per line and per result, as it happens: game, phase, "
+                   "outcome (resolved, postponed, reminded) and its fields (docs/operations.md).")
 @click.pass_obj
 @_fail_on_errors
-def process(obj, game_id, due, force, accept_late):
+def process(obj, game_id, due, force, accept_late, workers, as_json):
     """Adjudicate every window whose orders are all in or whose deadline (and grace) has
     passed, and queue the reminders that are due (docs/deadlines.md). A window whose closing
     time passed while pbem process did not run for longer than max(grace, 1 hour) is not
-    resolved with NMR: its deadline moves to now plus that time and the players are told."""
-    from pbem.engine.adjudicate import Postponed, Reminded
-    from pbem.engine.headers import format_time
-    from pbem.engine.durations import format_duration
+    resolved with NMR: its deadline moves to now plus that time and the players are told.
 
+    On a terminal a progress bar runs over the games, and the results are listed at the end;
+    otherwise (cron, a pipe) a line is printed per result as soon as its game is done, and
+    --json prints one JSON object per line instead. Each game is handled once, in one
+    transaction, by one of the --workers processes."""
     if force and not game_id:
         raise click.UsageError("--force needs --game")
     if due and game_id:
         raise click.UsageError("give --game or --due, not both")
-    done = obj.referee().process(game_id, force=force, accept_late=accept_late)
-    for d in done:
-        if isinstance(d, Reminded):
-            click.echo(f"{d.game} {d.phase} reminder ({format_duration(d.lead)} before the "
-                       f"deadline) queued to {', '.join(d.roles)}")
-        elif isinstance(d, Postponed):
-            since = format_time(d.idle_since) if d.idle_since else "the window's opening"
-            click.echo(f"{d.game} {d.phase} NOT resolved: pbem process did not run from "
-                       f"{since} until now, past its closing time; deadline moved to "
-                       f"{format_time(d.deadline)}, players told (waiting for "
-                       f"{', '.join(d.missing)}; `pbem process --accept-late` resolves it now)")
-        else:
-            nmr = f", NMR: {', '.join(d.nmr)}" if d.nmr else ""
-            nxt = "game over" if d.ended else f"next {d.next_phase}"
-            click.echo(f"{d.game} {d.phase} resolved{nmr}; {nxt}")
-    if not done:
-        click.echo("nothing to process")
+    out = _ProcessOutput(as_json, not as_json and _is_terminal())
+    try:
+        obj.referee().process(game_id, force=force, accept_late=accept_late, workers=workers,
+                              on_start=out.start, on_game=out.game)
+    finally:
+        out.close()
+    out.finish()
+
+
+def _is_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class _ProcessOutput:
+    """What `pbem process` prints as the run goes: a progress bar (terminal) with the lines at
+    the end, else a line (or with --json a JSON object) per result as each game is done."""
+
+    def __init__(self, as_json: bool, bar: bool):
+        self.as_json, self.use_bar = as_json, bar
+        self.bar = None
+        self.kept: list = []
+        self.count = 0
+
+    def start(self, games: int) -> None:
+        if self.use_bar and games:
+            self.bar = click.progressbar(length=games, label="processing", show_pos=True,
+                                         item_show_func=lambda g: g or "")
+            self.bar.__enter__()
+
+    def game(self, gid: str, results: list) -> None:
+        self.count += len(results)
+        if self.bar is not None:
+            self.kept.extend(results)
+            self.bar.update(1, gid)
+            return
+        for d in results:
+            click.echo(json.dumps(process_record(d)) if self.as_json else process_line(d))
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+
+    def finish(self) -> None:
+        for d in self.kept:
+            click.echo(process_line(d))
+        if not self.count and not self.as_json:
+            click.echo("nothing to process")
+
+
+def process_line(d) -> str:
+    """The line `pbem process` prints for a result (Resolved, Postponed or Reminded)."""
+    from pbem.engine.adjudicate import Postponed, Reminded
+    from pbem.engine.durations import format_duration
+    from pbem.engine.headers import format_time
+
+    if isinstance(d, Reminded):
+        return (f"{d.game} {d.phase} reminder ({format_duration(d.lead)} before the "
+                f"deadline) queued to {', '.join(d.roles)}")
+    if isinstance(d, Postponed):
+        since = format_time(d.idle_since) if d.idle_since else "the window's opening"
+        return (f"{d.game} {d.phase} NOT resolved: pbem process did not run from "
+                f"{since} until now, past its closing time; deadline moved to "
+                f"{format_time(d.deadline)}, players told (waiting for "
+                f"{', '.join(d.missing)}; `pbem process --accept-late` resolves it now)")
+    nmr = f", NMR: {', '.join(d.nmr)}" if d.nmr else ""
+    nxt = "game over" if d.ended else f"next {d.next_phase}"
+    return f"{d.game} {d.phase} resolved{nmr}; {nxt}"
+
+
+def process_record(d) -> dict:
+    """The JSON object `pbem process --json` prints for a result (docs/operations.md):
+    ``game``, ``phase``, ``outcome`` and, for ``resolved``: ``nmr`` (roles), ``ended``,
+    ``next`` (the window opened, or null); ``postponed``: ``deadline`` (the new one, ISO 8601
+    UTC), ``idle_since`` (or null), ``missing`` (roles); ``reminded``: ``roles``, ``lead``
+    (seconds before the deadline)."""
+    from pbem.engine.adjudicate import Postponed, Reminded
+    from pbem.engine.headers import format_time
+
+    if isinstance(d, Reminded):
+        return {"game": d.game, "phase": d.phase, "outcome": "reminded", "roles": list(d.roles),
+                "lead": d.lead}
+    if isinstance(d, Postponed):
+        return {"game": d.game, "phase": d.phase, "outcome": "postponed",
+                "deadline": format_time(d.deadline),
+                "idle_since": format_time(d.idle_since) if d.idle_since else None,
+                "missing": list(d.missing)}
+    return {"game": d.game, "phase": d.phase, "outcome": "resolved", "nmr": list(d.nmr),
+            "ended": d.ended, "next": d.next_phase}
 
 
 @main.command()
@@ -247,7 +329,7 @@ def verify(obj, target):
         with path.open("rb") as f:
             rep = verify_log(f, source=str(path))
     else:
-        rep = verify_log(obj.referee().log_lines(target), source=target)
+        rep = verify_log(obj.referee().iter_log_lines(target), source=target)
     click.echo(rep.summary())
     if not rep.ok:
         for e in rep.errors:
@@ -304,7 +386,8 @@ def check_receipt(obj, file, game_id, referee_fp):
         data = sys.stdin.buffer.read() if file == "-" else Path(file).expanduser().read_bytes()
     except OSError as e:
         raise click.ClickException(f"{file}: cannot read it: {e.strerror or e}") from None
-    r = obj.referee().check_receipt(data, "stdin" if file == "-" else file, game_id, referee_fp)
+    ref = obj.referee(database=referee_fp is None)  # --referee: no database is opened
+    r = ref.check_receipt(data, "stdin" if file == "-" else file, game_id, referee_fp)
     for x in r["receipts"]:
         click.echo(f"{r['file']}: receipt for game {x['game']}, turn {x['turn']}, phase "
                    f"{x['phase']}, role {x['role']} (orders-sha256 {x['orders_sha256']})")

@@ -25,6 +25,12 @@ import unicodedata
 __all__ = ["canonical_text", "canonical_bytes", "sha256_hex"]
 
 
+_MEMO: dict[str, str] = {}
+_MEMO_TEXT_CHARS = 8192
+"""Texts up to this long have their canonical form remembered (the judge takes the digest, the
+keyed digest and the log commitment of each order set: three times the same text)."""
+
+
 def canonical_text(text: str) -> str:
     """Return ``text`` in pbem's canonical form (steps 1-6 of the module docstring).
 
@@ -40,6 +46,17 @@ def canonical_text(text: str) -> str:
     """
     if not isinstance(text, str):
         raise TypeError(f"canonical_text expects str, got {type(text).__name__}: {text!r:.60}")
+    if len(text) > _MEMO_TEXT_CHARS or type(text) is not str:
+        return _canonical(text)
+    canon = _MEMO.get(text)
+    if canon is None:
+        if len(_MEMO) >= 256:
+            _MEMO.clear()
+        canon = _MEMO[text] = _canonical(text)
+    return canon
+
+
+def _canonical(text: str) -> str:
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\r" in text:

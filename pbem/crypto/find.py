@@ -48,6 +48,7 @@ from pbem.crypto.hints import (  # noqa: F401  (re-exported: callers import them
 from pbem.crypto.errors import EnvelopeError, SshSigError, SshSigNamespaceError
 from pbem.crypto.keys import PublicKey
 from pbem.crypto.lines import is_quoted, split_lines
+from pbem.crypto.likely import detached_attempts, first_verified
 from pbem.crypto.sshsig import (
     ORDERS_NAMESPACE,
     SshSigBlock,
@@ -448,19 +449,10 @@ def _detached_ssh(sig_name: str, data: str | bytes, texts: list[_Text], namespac
         regions_tried += [(item, region) for region in regions]
     forms = [(item, region, message_candidates(region)) for item, region in regions_tried]
     try:
-        # 1. The exact bytes received (after transfer decoding): docs/signing.md, section 4.
-        # (Skipped when they are one of the forms step 2 tries anyway: each check costs ~0.1 ms.)
-        for item in ordered:
-            if (item.raw is not None and item.name in tried
-                    and not any(f[0] is item and item.raw in f[2] for f in forms)
-                    and verify_ssh_signature(sig, item.raw, namespace)):
-                return Signed(canonical_text(item.text), sig.public_key, "ssh", item.name, sig_file=sig_name)
-        # 2. Try every region in its likeliest byte form first (canonical text + LF, what an
-        # editor saves), then the rarer forms.
-        for rank in range(max((len(c) for _, _, c in forms), default=0)):
-            for item, region, candidates in forms:
-                if rank < len(candidates) and verify_ssh_signature(sig, candidates[rank], namespace):
-                    return Signed(canonical_text(region), sig.public_key, "ssh", item.name, sig_file=sig_name)
+        found = first_verified(sig, namespace, detached_attempts(ordered, tried, forms))
+        if found is not None:
+            item, text = found
+            return Signed(canonical_text(text), sig.public_key, "ssh", item.name, sig_file=sig_name)
         # 3. mbox ">From " quoting undone; 4. the other readings of each text.
         for item, region, _ in forms:
             if _has_mbox_quoting(region):

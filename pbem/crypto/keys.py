@@ -163,9 +163,10 @@ class PublicKey:
         """The SSH wire blob: ``string "ssh-ed25519" || string raw`` (RFC 8709 section 4), 51 bytes."""
         return ssh_string(_SSH_ED25519_B) + ssh_string(self.raw)
 
-    @property
+    @functools.cached_property
     def fingerprint(self) -> str:
-        """``SHA256:`` + unpadded base64 of sha256(:attr:`ssh_blob`): what ``ssh-keygen -lf`` prints."""
+        """``SHA256:`` + unpadded base64 of sha256(:attr:`ssh_blob`): what ``ssh-keygen -lf`` prints.
+        Computed once per key object (the judge asks for it on every order set)."""
         digest = hashlib.sha256(self.ssh_blob).digest()
         return "SHA256:" + _b64(digest).rstrip("=")
 

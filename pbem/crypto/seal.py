@@ -35,6 +35,7 @@ Random 96-bit nonces keep the collision chance below 2**-32 up to 2**32 seals pe
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
@@ -47,7 +48,9 @@ from pbem.crypto.errors import (
     SealAuthError,
     SealFormatError,
 )
-from pbem.crypto.keys import PrivateKey
+
+if TYPE_CHECKING:  # imported when a signing key is made: not every command needs Ed25519
+    from pbem.crypto.keys import PrivateKey
 
 __all__ = ["Sealer", "SEAL_FORMAT", "NONCE_BYTES", "TAG_BYTES"]
 
@@ -170,6 +173,8 @@ class Sealer:
         """
         key = self._signing.get(game)
         if key is None:
+            from pbem.crypto.keys import PrivateKey
+
             seed = self._hkdf(_SIGN_INFO + _name(game, "game"))
             key = PrivateKey(seed, f"referee@{game}")
             self._signing[game] = key

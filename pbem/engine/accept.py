@@ -9,13 +9,15 @@ them sealed, and queueing the signed receipt (DESIGN.md, "Signed orders"; docs/s
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from pbem.engine.headers import HeaderError, format_time, parse_header
+from pbem.engine.headers import HeaderError, parse_header
+from pbem.engine.headers import format_time as _format_time
 from pbem.engine.publish import letter_row
 from pbem.engine.verdicts import Rejected, Verdict
 from pbem.store import repo
@@ -26,6 +28,11 @@ MAX_CLOCK_SKEW = timedelta(minutes=15)
 """How far ahead of the judge's clock an ``issued:`` may be. Phone and computer clocks drift by
 seconds, and zones do not matter (``issued`` carries its zone); an order set dated far ahead
 would lock its sender out of correcting it until that time (docs/signing.md, section 4)."""
+
+
+format_time = functools.lru_cache(maxsize=1024)(_format_time)
+"""pbem.engine.headers.format_time, remembered: each receipt writes the same clock reading and
+deadline as the one before, and an order set's issued time again when it is replaced."""
 
 
 @dataclass
@@ -40,17 +47,25 @@ class Held:
     row: dict | None = None
 
 
-def accept_orders(batch, msg, ex, signed, now) -> Verdict:
+def accept_orders(batch, msg, ex, signed, now, pre=None) -> Verdict:
+    """The verdict on one verified order set ``signed`` (pbem.crypto.find.Signed) of the read
+    message ``msg``; raises :class:`Rejected` for every reason it is refused (module doc).
+    ``pre`` is what a reader prepared for it (pbem.engine.prepare.Prepared, or None): what it
+    holds is used where it is what this function would compute (the text's header and
+    digests; the problems when found against the position the batch holds)."""
     from pbem.crypto.canonical import sha256_hex
 
     text = signed.text
     if len(text) > MAX_ORDERS_CHARS:
         raise Rejected("too-large", f"the orders are {len(text):,} characters long; the judge "
                        f"takes order sets of up to {MAX_ORDERS_CHARS:,}")
-    try:
-        header = parse_header(text)
-    except HeaderError as e:
-        raise Rejected("bad-header", f"the order header is not right: {e}") from None
+    if pre is not None and pre.header is not None:
+        header = pre.header
+    else:
+        try:
+            header = parse_header(text)
+        except HeaderError as e:
+            raise Rejected("bad-header", f"the order header is not right: {e}") from None
     where = {"game": header.game, "role": header.role,
              "phase": f"{header.turn}.{header.phase}"}
     if header.issued > now + MAX_CLOCK_SKEW:
@@ -63,7 +78,7 @@ def accept_orders(batch, msg, ex, signed, now) -> Verdict:
         raise Rejected("unknown-game", f"there is no game {header.game!r} on this judge "
                        "(check the 'game:' line)", **where)
     game = g.ctx.game
-    referee_fp = batch.sealer.referee_signing_key(game.id).public_key().fingerprint
+    referee_fp = g.referee_fp
     if header.referee is not None and header.referee != referee_fp:
         raise Rejected("wrong-judge", f"these orders are bound to the referee key "
                        f"{header.referee}, but the referee key of game {game.id} on this judge is {referee_fp} (see "
@@ -108,8 +123,8 @@ def accept_orders(batch, msg, ex, signed, now) -> Verdict:
         warnings.append(f"no 'referee:' line: any judge with a game {game.id} would take these "
                         f"orders; add 'referee: {referee_fp}' (the order template in your "
                         "report has it) to your next order files")
-    plain = sha256_hex(text)
-    digest = order_digest(batch.sealer, text)
+    plain = pre.plain if pre is not None else sha256_hex(text)
+    digest = pre.digest if pre is not None else order_digest(batch.sealer, text)
     held = g.held.get(header.role)
     if held is not None:
         if held.sha256 == digest and held.nonce == header.nonce:
@@ -130,14 +145,15 @@ def accept_orders(batch, msg, ex, signed, now) -> Verdict:
                        "key the dice: leave the 'nonce:' line empty and let `pbem sign` fill a "
                        "fresh one (signing with ssh-keygen, write a new one from "
                        "`openssl rand -hex 16`)", **where)
-    rs = g.ctx.ruleset
-    body = "\n".join(text.split("\n")[header.body_line - 1:])
-    orders, problems = rs.parse(header.role, w, body, header.body_line)
-    # judged from the sender's own role state only (public part + its secret part)
-    known = g.ctx.role_state(header.role)
-    problems = list(problems) + list(rs.check(known, header.role, orders))
-    # in the order of the lines they are about (problems of the whole set last); stable
-    problems.sort(key=lambda p: (p.line is None, p.line or 0))
+    if pre is not None and pre.problems is not None and pre.token == g.token:
+        problems = pre.problems
+    else:
+        rs = g.ctx.ruleset
+        body = "\n".join(text.split("\n")[header.body_line - 1:])
+        orders, problems = rs.parse(header.role, w, body, header.body_line)
+        # judged from the sender's own role state only (public part + its secret part)
+        known = g.role_state(header.role)
+        problems = sorted_problems(list(problems) + list(rs.check(known, header.role, orders)))
 
     payload = json.dumps({"text": text, "problems": [p.to_json() for p in problems]}).encode()
     row = {"game_id": game.id, "phase_seq": g.phase.seq, "role": header.role,
@@ -153,13 +169,23 @@ def accept_orders(batch, msg, ex, signed, now) -> Verdict:
         else:
             batch.superseded.append(held.id)
     g.held[header.role] = Held(digest, header.nonce, header.issued, row=row)
-    salt, commit = orders_commitment(batch.sealer, game.id, w.phase_id, header.role, text)
+    if pre is not None and pre.commit is not None:  # for the header's game, phase and role
+        salt, commit = pre.salt, pre.commit
+    else:
+        salt, commit = orders_commitment(batch.sealer, game.id, w.phase_id, header.role, text)
     g.ctx.log("orders", now, phase=w.phase_id, role=header.role, commit=commit,
               issued=format_time(header.issued))
     verdict = Verdict(msg.origin, "accepted", "", "", problems=problems, sha256=plain, **where)
     receipt_mail(batch, g, player, header, plain, problems, held, signed, ex, now,
                   salt=salt, commit=commit, warnings=warnings)
     return verdict
+
+
+def sorted_problems(problems: list) -> list:
+    """``problems`` in the order of the lines they are about, problems of the whole set last
+    (a stable sort, in place: the order the receipt lists them in); returns the list."""
+    problems.sort(key=lambda p: (p.line is None, p.line or 0))
+    return problems
 
 
 def _receipt_again(batch, g, player, held: Held, plain: str, ex, now) -> tuple[bool, str]:
@@ -207,7 +233,7 @@ def order_digest(sealer, text: str) -> str:
     without the master key."""
     from pbem.crypto.canonical import canonical_bytes
 
-    return hmac.new(sealer.mac_key("order-digest"), canonical_bytes(text), "sha256").hexdigest()
+    return hmac.digest(sealer.mac_key("order-digest"), canonical_bytes(text), "sha256").hex()
 
 
 def orders_commitment(sealer, game: str, phase_id: str, role: str, text: str) -> tuple[str, str]:
@@ -223,7 +249,7 @@ def orders_commitment(sealer, game: str, phase_id: str, role: str, text: str) ->
     body = canonical_bytes(text)
     key = sealer.mac_key("orders-salt")
     msg = "\n".join((game, phase_id, role, hashlib.sha256(body).hexdigest())).encode("utf-8")
-    salt = hmac.new(key, msg, "sha256").digest()[:16]
+    salt = hmac.digest(key, msg, "sha256")[:16]
     return salt.hex(), hashlib.sha256(salt + body).hexdigest()
 
 

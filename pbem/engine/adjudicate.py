@@ -91,27 +91,18 @@ def process(db, sealer, *, now: datetime, entropy, game_id: str | None = None,
     game's open phase even if orders are missing and the deadline is ahead (the referee's
     decision, NMR for the missing); ``accept_late`` resolves windows the downtime guard would
     postpone. Returns :class:`Resolved`, :class:`Postponed` and :class:`Reminded` items in
-    order. Records the run's time first (setting ``last_process_at``)."""
-    done: list = []
-    last_run = _record_run(db, now)
-    with db.read() as s:
-        candidates = sorted({p.game_id for p in repo.open_phases(s)
-                             if game_id is None or p.game_id == game_id})
-    for gid in candidates:
-        for _ in range(1000):  # a window that is ready at once after another (rare) is taken too
-            results = _process_one(db, sealer, gid, now=now, entropy=entropy, force=force,
-                                   accept_late=accept_late, last_run=last_run)
-            done.extend(results)
-            force = False
-            last = results[-1] if results else None
-            if not isinstance(last, Resolved) or last.ended:
-                break
-    return done
+    order. Records the run's time first (setting ``last_process_at``). One worker, in this
+    process: :func:`pbem.engine.workers.process_due`, which also runs several."""
+    from pbem.engine.workers import process_due
+
+    return process_due(db, sealer, now=now, entropy=entropy, game_id=game_id, force=force,
+                       accept_late=accept_late)
 
 
-def _record_run(db, now: datetime) -> datetime | None:
+def start_run(db, now: datetime) -> datetime | None:
     """Record ``now`` as the time of this ``pbem process`` run and return the previous run's
-    (None: never), in one transaction: the downtime guard compares windows with it."""
+    (None: never), in one transaction: the downtime guard compares windows with it. Called
+    once per run (by the parent, when several workers share the run)."""
     from pbem.engine.headers import format_time, parse_issued
     from pbem.store.models import Setting
 
@@ -122,36 +113,84 @@ def _record_run(db, now: datetime) -> datetime | None:
     return previous
 
 
-def _process_one(db, sealer, gid: str, *, now, entropy, force, accept_late,
-                 last_run) -> list:
-    """Handle the open window of game ``gid`` in one transaction: resolve it, postpone it
-    (downtime guard) or queue its due reminders. Returns the results (empty: nothing to do)."""
-    from pbem.engine.schedule import downtime_guard, missed_by_downtime
+def due_games(db, game_id: str | None = None) -> list[str]:
+    """The ids of the games with an open window (only ``game_id``, if given), the oldest
+    deadline first: what a run looks at (each once: :func:`process_game`)."""
+    with db.read() as s:
+        seen: dict[str, None] = {}
+        for p in repo.open_phases(s):
+            if game_id is None or p.game_id == game_id:
+                seen.setdefault(p.game_id)
+    return list(seen)
 
-    with db.write() as s:
-        game = repo.get_game(s, gid, lock=True)
-        if game is None or game.status != "active" or game.paused_at is not None:
+
+def process_game(db, sealer, gid: str, *, now: datetime, entropy, force: bool = False,
+                 accept_late: bool = False, last_run: datetime | None,
+                 wait_lock: bool = False) -> list | None:
+    """Handle game ``gid`` in ONE write transaction (DESIGN.md, "Storage"): claim it (on
+    PostgreSQL ``FOR UPDATE SKIP LOCKED``, or with ``wait_lock`` wait for the lock), then
+    resolve its open window if it is ready, and the window that opens after it while that one
+    is ready at once, or postpone it (downtime guard), or queue its due reminders. Returns the
+    results in order (empty: nothing to do), or None when another transaction holds the game
+    (another worker is on it) or it does not exist. ``last_run``: :func:`start_run`'s value.
+    ``entropy`` may offer ``for_phase(game_id, seq)``, the entropy to draw this game's new
+    seeds from (tests and replays: the bytes a game gets then do not depend on which worker
+    takes it, or in which order)."""
+    return _process_one(db, sealer, gid, now=now, entropy=entropy, force=force,
+                        accept_late=accept_late, last_run=last_run, wait_lock=wait_lock)
+
+
+def _process_one(db, sealer, gid: str, *, now, entropy, force, accept_late, last_run,
+                 wait_lock: bool = False) -> list | None:
+    """:func:`process_game` (this name is what bench/bench_phase.py times)."""
+    # PostgreSQL: writers of other games run at once; one of this game is skipped, not waited for
+    with db.write(games=[gid], skip_busy=not wait_lock) as s:
+        game = repo.claim_game(s, gid, wait=wait_lock)
+        if game is None:
+            return None
+        if game.status != "active" or game.paused_at is not None:
             return []
         phase = repo.open_phase(s, gid)
         if phase is None:
             return []
         window = Window.from_json(json.loads(phase.window_json))
         held = repo.accepted_orders(s, gid, phase.seq)
-        schedule = game_schedule(game)
-        if force:
-            ctx = GameContext.load(s, sealer, game)
-            return [resolve_phase(ctx, phase, window, held, now=now, entropy=entropy,
-                                  forced=True)]
-        if not is_ready(window, held, phase, schedule, now):
-            return _remind(s, sealer, game, phase, window, held, schedule, now)
-        missing = [r for r in window.owed if r not in {o.role for o in held}]
-        guard = downtime_guard(schedule.grace)
-        closes = schedule.closes_at(phase.deadline_at)
-        if missing and not accept_late and missed_by_downtime(closes, last_run, now, guard):
-            return [_postpone(s, sealer, game, phase, missing, {o.role for o in held},
-                              last_run, now, guard)]
-        ctx = GameContext.load(s, sealer, game)
-        return [resolve_phase(ctx, phase, window, held, now=now, entropy=entropy)]
+        for_phase = getattr(entropy, "for_phase", None)
+        if for_phase is not None:
+            entropy = for_phase(gid, phase.seq)
+        results: list = []
+        for _ in range(1000):  # a window ready at once after another (rare) is taken too
+            step, nxt = _step(s, sealer, game, phase, window, held, now=now, entropy=entropy,
+                              force=force, accept_late=accept_late, last_run=last_run)
+            results.extend(step)
+            if nxt is None:
+                break
+            # the window just opened holds no orders yet (its seq is new) and no reminder can
+            # be due at its opening (schedule.reminders_due): only readiness is left to check
+            phase, held, force = nxt, [], False
+            window = Window.from_json(json.loads(nxt.window_json))
+        return results
+
+
+def _step(s, sealer, game, phase, window, held, *, now, entropy, force, accept_late,
+          last_run) -> tuple[list, object]:
+    """One window of :func:`_process_one`, inside its transaction: (results, the Phase row of
+    the window the resolution opened when the game goes on, else None)."""
+    from pbem.engine.schedule import downtime_guard, missed_by_downtime
+
+    schedule = game_schedule(game)
+    if not force and not is_ready(window, held, phase, schedule, now):
+        return _remind(s, sealer, game, phase, window, held, schedule, now), None
+    missing = [r for r in window.owed if r not in {o.role for o in held}]
+    guard = downtime_guard(schedule.grace)
+    closes = schedule.closes_at(phase.deadline_at)
+    if (not force and missing and not accept_late
+            and missed_by_downtime(closes, last_run, now, guard)):
+        return [_postpone(s, sealer, game, phase, missing, {o.role for o in held},
+                          last_run, now, guard)], None
+    ctx = GameContext.load(s, sealer, game)
+    resolved, nxt = _resolve(ctx, phase, window, held, now=now, entropy=entropy, forced=force)
+    return [resolved], (None if resolved.ended else nxt)
 
 
 def _postpone(s, sealer, game, phase, missing, held, last_run, now, guard) -> Postponed:
@@ -264,6 +303,13 @@ def resolve_phase(ctx: GameContext, phase, window: Window, held, *, now: datetim
     """Resolve ``phase`` of the game in ``ctx`` inside the caller's transaction. ``forced``:
     the referee closed the window before it was ready (said in the NMR event). Roles whose
     orders arrived after the deadline (in the grace) are named in a public ``late`` event."""
+    return _resolve(ctx, phase, window, held, now=now, entropy=entropy, forced=forced)[0]
+
+
+def _resolve(ctx: GameContext, phase, window: Window, held, *, now: datetime, entropy,
+             forced: bool = False) -> tuple[Resolved, object]:
+    """:func:`resolve_phase`, also returning the Phase row of the window it opened (None when
+    the game ended)."""
     from pbem.dice import DiceStream
     from pbem.engine.publish import publish_phase
     from pbem.engine.rollback import snapshot_before
@@ -312,7 +358,7 @@ def resolve_phase(ctx: GameContext, phase, window: Window, held, *, now: datetim
                   outcome=outcome)
     ctx.flush()
     return Resolved(game.id, phase.phase_id, nmr, outcome is not None,
-                    next_phase.phase_id if next_phase else None)
+                    next_phase.phase_id if next_phase else None), next_phase
 
 
 def _announce_missing(events: list, nmr: list, late: dict, phase, closes: datetime,
@@ -368,7 +414,10 @@ def reveal_hidden(ctx: GameContext, now: datetime) -> None:
     game = ctx.game
     hidden_seed = ctx.get_secret("hidden-seed")
     values, streams = [], {}
-    lines = [json.loads(line) for line in repo.log_lines(ctx.session, game.id) + ctx.new_lines]
+    from pbem.store import loglines  # only the lines read below: a long log is not loaded whole
+
+    lines = [json.loads(line) for line in loglines.matching(
+        ctx.session, game.id, loglines.REVEAL_NEEDLES, ctx.new_lines)]
     # A phase id appears more than once when the phase was undone and opened again (pbem game
     # undo): each dice-commit of it starts a stream of its own, keyed with the nonces of its own
     # dice-reveal (docs/dice.md, "Undo"). (phase, n): the n-th commitment of the phase.

@@ -96,7 +96,9 @@ def replace_player(ctx, *, role: str, email: str, key_text: str, key_source: str
     phase = repo.open_phase(ctx.session, game.id)
     held = ([o for o in repo.accepted_orders(ctx.session, game.id, phase.seq) if o.role == role]
             if phase is not None else [])
-    latest = repo.get_report(ctx.session, game.id, role, "text")
+    from pbem.store.reports import find_report
+
+    latest = find_report(ctx.session, game.id, role)
     if latest is not None:
         queue_report(ctx.session, game, player, latest.phase_seq, now,
                      "the latest, for the seat you take over")

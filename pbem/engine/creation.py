@@ -244,7 +244,8 @@ def create_game(db, sealer, spec: GameSpec, now: datetime, entropy) -> dict:
         public_text = publish_phase(ctx, reported=None, events=events, rolls=public.rolls,
                                     reveal={"phase": CREATE_PHASE, "seed": create_seed.hex(),
                                             "nonces": {}},
-                                    problems={}, next_phase=phase, now=now)
+                                    problems={}, next_phase=phase, now=now,
+                                    public_text=True)
         ctx.flush()
         return {"game": game.id, "ruleset": rs.name, "phase": phase.phase_id,
                 "deadline": phase.deadline_at, "public_report": public_text}

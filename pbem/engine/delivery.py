@@ -18,14 +18,15 @@ which also renews the lease on the rest of the batch. So:
   :data:`GIVE_UP_SECONDS`, the next temporary failure marks it failed with the last answer;
 - a permanent failure marks the message failed with the server's answer;
 - a row that fails its integrity check, or whose stored report or letter cannot be read back,
-  is reported and left queued (never delivered); the others still go.
+  is reported and left queued (never delivered); the others still go. So is a report whose
+  rendering fails (a referee's template, pbem.reports.render.ReportTemplateError): reports
+  are rendered here, from their stored contexts (pbem.engine.reportstore).
 
 Times are UTC, durations in seconds.
 """
 
 from __future__ import annotations
 
-import json
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -124,27 +125,23 @@ class DeliveryRun:
 
 
 def compose_queued(s, sealer, row) -> tuple[str, bytes]:
-    """``(From address, message bytes)`` of a queued Outbox ``row``: a report is composed from
-    its stored (sealed) report of ``report_seq`` in text and HTML (encrypted to the reader's
-    key with age when their seat asks for it: pbem.engine.encryption), a receipt, rejection,
-    notice or reminder from its sealed letter. Raises ComposeError (pbem.mail.errors) for a
-    mail that cannot be made (an address that is not one), anything else for a row whose
-    stored parts cannot be read back."""
-    from pbem.engine.publish import compose_letter, compose_report
+    """``(From address, message bytes)`` of a queued Outbox ``row``: a report is rendered in
+    text and HTML from its stored context of ``report_seq`` (or taken as stored rendered by
+    a pbem before schema 0005: pbem.engine.reportstore) and composed (encrypted to the
+    reader's key with age when their seat asks for it: pbem.engine.encryption), a receipt,
+    rejection, notice or reminder from its sealed letter. Raises ComposeError
+    (pbem.mail.errors) for a mail that cannot be made (an address that is not one),
+    ReportTemplateError for a template that fails, anything else for a row whose stored parts
+    cannot be read back."""
+    from pbem.engine.publish import compose_letter, compose_report, open_letter
+    from pbem.engine.reportstore import report_parts
     from pbem.store import repo
 
     if row.kind == "report":
         game = repo.get_game(s, row.game_id)
         if game is None:
             raise LookupError(f"its game {row.game_id!r} is not in the database")
-        parts = {}
-        for fmt in ("text", "html"):
-            rep = repo.get_report(s, row.game_id, row.owner, fmt, row.report_seq)
-            if rep is None:
-                raise LookupError(f"no stored {fmt} report of phase {row.report_seq} for "
-                                  f"{row.owner}")
-            parts[fmt] = sealer.open(row.game_id, row.owner, f"report:{row.report_seq}:{fmt}",
-                                     0, rep.blob).decode()
+        parts = report_parts(s, sealer, row.game_id, row.owner, row.report_seq)
         from pbem.store.models import Player
 
         player = s.get(Player, (row.game_id, row.owner))
@@ -154,8 +151,7 @@ def compose_queued(s, sealer, row) -> tuple[str, bytes]:
             return game.referee_address, compose_encrypted_report(s, game, row, player,
                                                                   parts["text"], parts["html"])
         return game.referee_address, compose_report(game, row, parts["text"], parts["html"])
-    letter = json.loads(sealer.open(row.game_id or "-", row.owner, f"mail:{row.kind}", 0,
-                                    row.blob))
+    letter = open_letter(sealer, row)
     return letter["sender"], compose_letter(row, letter)
 
 
@@ -169,6 +165,7 @@ def deliver_queued(db, sealer, transport, *, clock: Callable[[], datetime],
     raises (e.g. DatabaseError when it cannot be made durable: then nothing left)."""
     from pbem.mail.errors import ComposeError
     from pbem.mail.transports import PermanentFailure, TemporaryFailure, TransportUnusable
+    from pbem.reports.render import ReportTemplateError
     from pbem.store import outbox as store
 
     token = token or secrets.token_hex(16)
@@ -208,6 +205,10 @@ def deliver_queued(db, sealer, transport, *, clock: Callable[[], datetime],
                         store.mark_failed(s, row.id, clock(), out.answer, attempted=False)
                         held = store.renew(s, token, rest, clock() + timedelta(seconds=lease))
                     run.results.append(out)
+                    continue
+                except ReportTemplateError as e:  # the referee's template: fix it, send again
+                    run.problems.append((out.what, f"queued mail {row.id}: its report cannot be "
+                                                   f"rendered ({e}); it stays queued"))
                     continue
                 except Exception as e:  # a damaged stored row: report it, send the rest
                     run.problems.append((out.what, f"queued mail {row.id} cannot be read back "

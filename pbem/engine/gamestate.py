@@ -10,35 +10,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
 from datetime import datetime
 
 from pbem.engine import registry
 from pbem.engine.headers import format_time
 from pbem.engine.ruleset import PUBLIC, REFEREE, Event, Parts, Window
+from pbem.engine.schedule import game_schedule  # noqa: F401 (re-exported)
 from pbem.store import repo
 from pbem.store.models import EventRow, Game, Phase, Player
 
 STATE = "state"
-
-
-def game_schedule(game: Game):
-    """The game's :class:`pbem.engine.schedule.Schedule`: from ``schedule_json``, or for a game
-    created before schema 0003 the legacy one of its ``deadline_seconds`` and
-    ``short_deadline_seconds``."""
-    if game.schedule_json:
-        return _schedule_of(game.schedule_json)
-    from pbem.engine.schedule import Schedule
-
-    return Schedule.legacy(game.deadline_seconds, game.short_deadline_seconds)
-
-
-@lru_cache(maxsize=256)
-def _schedule_of(text: str):
-    """The Schedule of a ``schedule_json`` text (immutable, so shared between calls)."""
-    from pbem.engine.schedule import Schedule
-
-    return Schedule.from_json(json.loads(text))
 
 
 def reader_zone(game: Game, player: Player | None) -> str | None:
@@ -226,16 +207,17 @@ class GameContext:
 
     def store_events(self, seq: int, events: list[Event], now: datetime,
                      phase_id: str) -> None:
-        """Keep a phase's events (private ones sealed for their audience) and log the public ones."""
-        start = len(repo.events(self.session, self.game.id, seq))
+        """Keep a phase's events: a private one sealed for its audience in an ``event`` row, a
+        public one as its line in the public log (its row keeps only its place and audience:
+        the log line is the event, and storing it twice cost Altassar 2.7 KB a phase)."""
+        start = repo.event_count(self.session, self.game.id, seq)
         for i, ev in enumerate(events, start=start):
             row = EventRow(game_id=self.game.id, phase_seq=seq, idx=i,
                            audience=json.dumps(list(ev.audience)))
-            payload = json.dumps(ev.to_json(), sort_keys=True)
             if ev.public:
-                row.public_json = payload
                 self.log("event", now, phase=phase_id, kind=ev.kind, text=ev.text, data=ev.data)
             else:
+                payload = json.dumps(ev.to_json(), sort_keys=True)
                 owner = ev.audience[0] if len(ev.audience) == 1 else REFEREE
                 row.blob = self.sealer.seal(self.game.id, owner, f"event:{seq}", i, payload.encode())
             self.session.add(row)

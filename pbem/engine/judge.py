@@ -13,7 +13,8 @@ has none) is judged once.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections import deque
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Iterable, Iterator
 
@@ -22,7 +23,8 @@ from pbem.engine.gamestate import GameContext
 from pbem.engine.headers import format_time
 from pbem.engine.publish import letter_row
 from pbem.engine.reader import MAX_MESSAGE_BYTES, Arrival, ReadMessage, arrival
-from pbem.engine.readpool import Reading
+from pbem.engine.prepare import Preparer, game_token, snapshot_of
+from pbem.engine.readpool import Reading, ReadPool
 from pbem.engine.ruleset import Window
 from pbem.engine.settings import IngestSettings
 from pbem.engine.verdicts import Rejected, Verdict
@@ -44,14 +46,42 @@ class _Open:
     phase: object
     window: Window | None
     held: dict
+    token: tuple = ()
+    known: dict = field(default_factory=dict)
+    uses: int = 0
+    referee_fp: str = ""
+
+    def role_state(self, role: str):
+        """``ctx.role_state(role)``, loaded once per batch: judging orders never changes the
+        state, and ``check`` does not change the state it is given (docs/rulesets.md)."""
+        state = self.known.get(role)
+        if state is None:
+            state = self.known[role] = self.ctx.role_state(role)
+        return state
+
+
+SHARE_AFTER = 8
+"""Order sets of one game judged in one batch after which the readers are told the game's
+position (pbem.engine.prepare): a game that busy is likely to have more mail in the chunks
+being read; for a game with a few order sets, sending it would cost more than it saves."""
+
+
+class _Run:
+    """What one ingest run keeps across its transactions: the reader ``pool`` and the order
+    set rows whose MACs were checked (pbem.store.repo.accepted_order_values)."""
+
+    def __init__(self, pool: ReadPool | None):
+        self.pool = pool
+        self.checked: set = set()
 
 
 class _Batch:
     """What judging one chunk needs and produces: the games it touches, the order sets, mail
     and superseded rows to write, and the rejections counted per address."""
 
-    def __init__(self, session, sealer, settings: IngestSettings):
+    def __init__(self, session, sealer, settings: IngestSettings, run: "_Run | None" = None):
         self.session, self.sealer, self.settings = session, sealer, settings
+        self.run = run if run is not None else _Run(None)
         self.rejected_to: dict[str, int] = {}
         self.nonces: dict[str, dict[str, set[str]]] = {}  # game -> nonce -> roles (accept.py)
         self.games: dict[str, _Open | None] = {}
@@ -68,11 +98,28 @@ class _Batch:
                 ctx = GameContext.load(self.session, self.sealer, row)
                 phase = repo.open_phase(self.session, gid)
                 window = Window.from_json(json.loads(phase.window_json)) if phase else None
-                held = {o.role: Held(o.digest, o.nonce, o.issued, id=o.id)
-                        for o in repo.accepted_orders(self.session, gid, phase.seq)} \
+                held = {o["role"]: Held(o["digest"], o["nonce"], o["issued"], id=o["id"])
+                        for o in repo.accepted_order_values(self.session, gid, phase.seq,
+                                                            self.run.checked)} \
                     if phase else {}
-                self.games[gid] = _Open(ctx, phase, window, held)
-        return self.games[gid]
+                fp = self.sealer.referee_signing_key(gid).public_key().fingerprint
+                self.games[gid] = _Open(ctx, phase, window, held, game_token(row, phase),
+                                        referee_fp=fp)
+        g = self.games[gid]
+        if g is not None:
+            g.uses += 1
+            if g.uses == SHARE_AFTER and g.window is not None:  # busy: the readers can help
+                self._share(gid, g)
+        return g
+
+    def _share(self, gid: str, g: _Open) -> None:
+        """Tell the readers the game's position, so that they check the orders for it in the
+        messages read from now on (pbem.engine.prepare)."""
+        pool = self.run.pool
+        prepare = getattr(pool, "prepare", None)
+        if prepare is not None:
+            prepare.snapshot(pool.share, gid, g.token,
+                             lambda: snapshot_of(g.ctx, g.window, g.token))
 
     def rejections_to(self, address: str, now: datetime) -> int:
         """Rejections queued to ``address`` in the hour before ``now`` (this batch's too)."""
@@ -110,36 +157,68 @@ def ingest(db, sealer, incomings, *, now: datetime, settings: IngestSettings = I
     read within its budget: verdicts ``error`` and ``unreadable``). Returns one Verdict per
     order set found (or per message without one).
 
-    Messages go in chunks of ``batch_size``. For each chunk: one transaction archives every new
-    message from its raw bytes alone (bounded, recognised as a duplicate before any parsing);
-    worker processes then read the chunk under ``settings``' time and memory budget while the
-    previous chunk is judged; a second transaction judges it. A crash between the two leaves
-    the chunk ``pending`` for the next run."""
+    Messages go in chunks of at most ``batch_size`` (the first ones smaller, so that judging
+    starts soon). For each chunk: one transaction archives every new message from its raw bytes
+    alone (bounded, recognised as a duplicate before any parsing); the worker processes of a
+    :class:`~pbem.engine.readpool.ReadPool` then read it under ``settings``' time and memory
+    budget while the chunks before it are judged, each in a transaction of its own, in order.
+    A crash between archiving and judging leaves the chunk ``pending`` for the next run."""
     verdicts: list[Verdict] = []
     with db.read() as s:
         stale = repo.pending_messages(s, retry_errors=retry_errors)
-    if stale:
-        verdicts += _judge_archived(db, sealer, stale, now, settings)
-    budget = settings.budget
-    waiting: tuple[list[Verdict], Reading] | None = None
-    for chunk in _chunks(incomings, batch_size):
-        duplicates, fresh = _archive(db, sealer, [arrival(i) for i in chunk], now, settings)
-        reading = Reading(fresh, budget)  # forks: every worker starts on its own core
-        if waiting is not None:
-            verdicts += waiting[0] + _judge(db, sealer, waiting[1].results(), now, settings)
-        waiting = (duplicates, reading)
-    if waiting is not None:
-        verdicts += waiting[0] + _judge(db, sealer, waiting[1].results(), now, settings)
+    with ReadPool(settings.budget, prepare=Preparer(sealer, MAX_SIGNED_PER_MESSAGE),
+                  slim=True) as pool:
+        run = _Run(pool)
+        if stale:
+            verdicts += _judge_archived(db, sealer, stale, now, settings, run)
+        waiting: deque[tuple[list[Verdict], Reading]] = deque()
+        for chunk in _chunks(incomings, batch_size):
+            duplicates, fresh = _archive(db, sealer, [arrival(i) for i in chunk], now, settings)
+            waiting.append((duplicates, pool.submit(fresh)))
+            # judge what is read; never more than READ_AHEAD chunks waiting to be judged
+            while waiting and (len(waiting) > READ_AHEAD or waiting[0][1].ready()):
+                verdicts += _judge_waiting(db, sealer, waiting, now, settings, batch_size, run)
+        while waiting:
+            verdicts += _judge_waiting(db, sealer, waiting, now, settings, batch_size, run)
     return verdicts
 
 
+def _judge_waiting(db, sealer, waiting: deque, now, settings, most: int,
+                   run: "_Run") -> list[Verdict]:
+    """Judge the oldest waiting chunk, with the chunks after it that are read already (up to
+    ``most`` messages in all), in one transaction; the verdicts of each chunk's duplicates
+    come before its judged ones, as the chunks came."""
+    taken: list[tuple[list[Verdict], list[ReadMessage]]] = []
+    count = 0
+    while waiting and (not taken or (count + len(waiting[0][1].items) <= most
+                                     and waiting[0][1].ready())):
+        duplicates, reading = waiting.popleft()
+        taken.append((duplicates, reading.results()))
+        count += len(taken[-1][1])
+    judged = iter(_judge(db, sealer, [m for _, read in taken for m in read], now, settings,
+                         each=True, run=run))
+    verdicts: list[Verdict] = []
+    for duplicates, read in taken:
+        verdicts += duplicates
+        for _ in read:
+            verdicts += next(judged)
+    return verdicts
+
+
+READ_AHEAD = 2
+"""Chunks archived and being read at most, beside the one being judged."""
+FIRST_CHUNK = 16
+"""The size of the first chunk; each next one is twice as large, up to ``batch_size``."""
+
+
 def _chunks(items: Iterable, size: int) -> Iterator[list]:
-    chunk = []
+    """``items`` in lists of :data:`FIRST_CHUNK`, twice that, ... up to ``size`` items."""
+    chunk, limit = [], min(FIRST_CHUNK, size)
     for item in items:
         chunk.append(item)
-        if len(chunk) >= size:
+        if len(chunk) >= limit:
             yield chunk
-            chunk = []
+            chunk, limit = [], min(2 * limit, size)
     if chunk:
         yield chunk
 
@@ -151,8 +230,7 @@ def _archive(db, sealer, items: list[Arrival], now,
     longer than the judge reads (``truncated``, with its whole ``size``). A message archived
     before that arrives from another place (sent again, not read again: receipt_again) gets
     the receipts of its orders still in force sent again."""
-    from sqlalchemy import insert
-    from sqlmodel import select
+    from sqlalchemy import select
 
     from pbem.engine.receipt_again import again_for_message, same_place
 
@@ -187,14 +265,13 @@ def _archive(db, sealer, items: list[Arrival], now,
                          "blob": sealer.seal("-", ARCHIVE, "message:" + item.digest, 0, item.raw)})
             fresh.append(item)
         if rows:
-            ids = s.execute(insert(Message).returning(Message.id, sort_by_parameter_order=True),
-                            rows).scalars().all()
-            for item, mid in zip(fresh, ids):
+            for item, mid in zip(fresh, repo.archive_messages(s, rows)):
                 item.id = mid
     return verdicts, fresh
 
 
-def _judge_archived(db, sealer, message_ids: list[int], now, settings) -> list[Verdict]:
+def _judge_archived(db, sealer, message_ids: list[int], now, settings,
+                    run: "_Run") -> list[Verdict]:
     """Judge messages already archived (left pending by a crash, or retried). A row whose
     archived copy cannot be opened gets the verdict ``error`` and is skipped: one bad row never
     stops the others."""
@@ -218,30 +295,32 @@ def _judge_archived(db, sealer, message_ids: list[int], now, settings) -> list[V
             items.append(Arrival(row.origin, raw, size, row.raw_sha256, row.message_key,
                                  bare=not looks_like_message(raw), id=mid))
     if broken:
-        from sqlalchemy import update
-
         with db.write() as s:
-            s.execute(update(Message), broken)
-    for chunk in _chunks(items, 250):
-        verdicts += _judge(db, sealer, Reading(chunk, settings.budget).results(), now, settings)
+            repo.record_verdicts(s, broken)
+    readings = [run.pool.submit(chunk) for chunk in _chunks(items, 250)]  # all read ahead
+    for reading in readings:
+        verdicts += _judge(db, sealer, reading.results(), now, settings, run=run)
     return verdicts
 
 
-def _judge(db, sealer, items: list[ReadMessage], now, settings) -> list[Verdict]:
+def _judge(db, sealer, items: list[ReadMessage], now, settings, *, each: bool = False,
+           run: "_Run | None" = None) -> list:
     """Judge archived, read messages in one write transaction; verdicts are written in one go.
     A message that makes the judge fail gets the verdict ``error`` (and its sender a reply);
-    the others are judged as usual."""
-    from sqlalchemy import update
-    from sqlmodel import select
+    the others are judged as usual. Returns the verdicts; with ``each``, one list of verdicts
+    per item instead (empty for an item that another ingest judged meanwhile)."""
+    from sqlalchemy import select
 
-    verdicts, updates = [], []
+    verdicts: list[list[Verdict]] = []
+    updates = []
     with db.write() as s:
         ids = [i.id for i in items]
         pending = set(s.exec(select(Message.id).where(Message.id.in_(ids),
                                                       Message.verdict.in_(RETRIED))))
-        batch = _Batch(s, sealer, settings)
+        batch = _Batch(s, sealer, settings, run)
         for item in items:
             if item.id not in pending:  # another ingest judged it meanwhile
+                verdicts.append([])
                 continue
             try:
                 found = _judge_message(batch, item, now)
@@ -255,7 +334,7 @@ def _judge(db, sealer, items: list[ReadMessage], now, settings) -> list[Verdict]
             warnings = list(getattr(ex, "warnings", []))
             for v in found:
                 v.warnings = warnings
-            verdicts += found
+            verdicts.append(found)
             accepted = [v for v in found if v.status == "accepted"]
             first = accepted[0] if accepted else found[0]
             verdict = ("accepted" if accepted else "unreadable" if first.cause == "unreadable"
@@ -266,9 +345,8 @@ def _judge(db, sealer, items: list[ReadMessage], now, settings) -> list[Verdict]
                             "sender": (getattr(ex, "sender", "") or "")[:320],
                             "subject": safe_header_text(getattr(ex, "subject", "") or "", 300)})
         batch.flush()
-        if updates:
-            s.execute(update(Message), updates)
-    return verdicts
+        repo.record_verdicts(s, updates)
+    return verdicts if each else [v for found in verdicts for v in found]
 
 
 MAX_SIGNED_PER_MESSAGE = 8
@@ -304,7 +382,8 @@ def _judge_message(batch: _Batch, msg: ReadMessage, now) -> list[Verdict]:
                            f"{MAX_SIGNED_PER_MESSAGE} were judged")
         found = found[:MAX_SIGNED_PER_MESSAGE]
     verdicts = []
-    for item in found:
+    prepared = getattr(msg, "prepared", None) or {}
+    for index, item in enumerate(found):
         try:
             if not hasattr(item, "text"):
                 if getattr(item, "rewrapped", False):
@@ -314,7 +393,7 @@ def _judge_message(batch: _Batch, msg: ReadMessage, now) -> list[Verdict]:
                                    "attachment (orders.txt) instead of in the body")
                 raise Rejected("bad-signature", f"the signature ({item.method}, in {item.source}) "
                                f"does not match the text: {item.reason}")
-            verdicts.append(accept_orders(batch, msg, ex, item, now))
+            verdicts.append(accept_orders(batch, msg, ex, item, now, prepared.get(index)))
         except Rejected as r:
             verdicts.append(Verdict(msg.origin, "duplicate" if r.cause == "duplicate"
                                     else "rejected", r.cause, r.reason, **r.where))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pbem.mail.sources import KEEP_BYTES
 
@@ -63,7 +63,9 @@ class ReadMessage:
     pbem.crypto.find results: Signed or BadSignature), the duplicate ``key`` and the sha256
     ``digest`` of the raw bytes; ``id`` is the archive row. ``failure`` is a sentence saying
     why the message could not be read (over the time or memory budget, or the reader crashed);
-    then ``extracted`` holds only what a bounded look at the header block found."""
+    then ``extracted`` holds only what a bounded look at the header block found.
+    ``prepared`` maps an index of ``found`` to its pbem.engine.prepare.Prepared, where the
+    reader did that work ahead of the judge."""
 
     origin: str
     raw: bytes
@@ -75,6 +77,7 @@ class ReadMessage:
     too_large: bool = False
     size: int = 0
     failure: str | None = None
+    prepared: dict = field(default_factory=dict)
 
 
 def _header_block(raw: bytes) -> bytes:

@@ -50,7 +50,7 @@ def same_place(first: str, again: str) -> bool:
 def _sent_again_to(session, address: str, now: datetime) -> int:
     """Receipts sent again (queued) to ``address`` in the hour before ``now``."""
     from sqlalchemy import func
-    from sqlmodel import select
+    from sqlalchemy import select
 
     from pbem.store.models import Outbox
 
@@ -64,8 +64,9 @@ def _receipts(session, sealer, game_id: str, role: str, plain_sha256: str, since
     """(the Outbox row of the first receipt for the orders whose SHA-256 is ``plain_sha256``
     queued for ``role`` at or after ``since``, or None; its letter; the letters of the receipts
     for them sent again). A row that cannot be read is passed over."""
-    from sqlmodel import select
+    from sqlalchemy import select
 
+    from pbem.engine.publish import open_letter
     from pbem.store.models import Outbox
 
     rows = session.exec(select(Outbox).where(
@@ -75,7 +76,7 @@ def _receipts(session, sealer, game_id: str, role: str, plain_sha256: str, since
     first, first_letter, again = None, None, []
     for row in rows:
         try:
-            letter = json.loads(sealer.open(game_id, role, "mail:receipt", 0, row.blob))
+            letter = open_letter(sealer, row)
         except Exception:  # a damaged row: the outbox reports it; look at the others
             continue
         if needle not in letter.get("text", ""):
@@ -127,7 +128,7 @@ def again_for_message(session, sealer, message, now: datetime, limit: int,
     origin): send again the receipt of each of its order sets still in force in an open window
     (see :func:`send_again`). ``message`` is its Message row. Returns, per order set in force,
     (queued, the words for the verdict); empty when none is."""
-    from sqlmodel import select
+    from sqlalchemy import select
 
     from pbem.crypto.canonical import sha256_hex
     from pbem.engine.accept import orders_purpose

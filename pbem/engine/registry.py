@@ -8,11 +8,13 @@ instance of a :class:`~pbem.engine.ruleset.Ruleset` subclass (docs/rulesets.md).
 from __future__ import annotations
 
 from importlib import import_module
-from importlib.metadata import entry_points
 
 BUILT_IN = {"atlantis": "pbem.games.atlantis:ruleset",
-            "altassar": "pbem.games.altassar:ruleset"}
-"""Rulesets shipped with pbem, found even when the package metadata is not installed."""
+            "altassar": "pbem.games.altassar:ruleset",
+            "attackforce": "pbem.games.attackforce:ruleset"}
+"""Rulesets shipped with pbem, found even when the package metadata is not installed, and
+without reading it: their names are pbem's, and an entry point of the same name is not looked
+at (the installed packages' metadata takes a command tens of milliseconds to read)."""
 
 _cache: dict = {}
 
@@ -44,10 +46,18 @@ def _checked(name: str, target: str, ruleset):
     return ruleset
 
 
+def _entry_points():
+    """The entry points of the group ``pbem.rulesets`` (read from the installed packages'
+    metadata)."""
+    from importlib.metadata import entry_points
+
+    return entry_points(group="pbem.rulesets")
+
+
 def available() -> list[str]:
     """Names of every installed ruleset, sorted."""
     names = set(BUILT_IN)
-    names.update(ep.name for ep in entry_points(group="pbem.rulesets"))
+    names.update(ep.name for ep in _entry_points())
     return sorted(names)
 
 
@@ -55,12 +65,9 @@ def get(name: str):
     """The ruleset object registered as ``name``; UnknownRuleset lists the installed ones."""
     if name in _cache:
         return _cache[name]
-    target = None
-    for ep in entry_points(group="pbem.rulesets"):
-        if ep.name == name:
-            target = ep.value
-            break
-    target = target or BUILT_IN.get(name)
+    target = BUILT_IN.get(name)
+    if target is None:
+        target = next((ep.value for ep in _entry_points() if ep.name == name), None)
     if target is None:
         raise UnknownRuleset(f"no ruleset {name!r}; installed: {', '.join(available())}")
     module, _, attr = target.partition(":")

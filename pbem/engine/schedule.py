@@ -7,6 +7,7 @@ All instants taken and returned are zone-aware datetimes in UTC; all durations a
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, timezone
@@ -15,8 +16,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pbem.engine.durations import MAX_SECONDS, format_duration, parse_duration
 
-__all__ = ["ScheduleError", "DeadlineRule", "Schedule", "parse_leads", "format_leads",
-           "reminders_due", "missed_by_downtime", "downtime_guard", "format_when"]
+__all__ = ["ScheduleError", "DeadlineRule", "Schedule", "game_schedule", "parse_leads",
+           "format_leads", "reminders_due", "missed_by_downtime", "downtime_guard", "format_when"]
 
 DAY_NAMES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _FULL_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -312,3 +313,19 @@ def format_when(when: datetime, zone: str | None) -> str:
         local = utc.astimezone(_zone(zone))
         out += f" ({local.strftime('%Y-%m-%d %H:%M %Z')}, {zone})"
     return out
+
+
+def game_schedule(game) -> Schedule:
+    """The :class:`Schedule` of a game row (``pbem.store.models.Game``): from its
+    ``schedule_json``, or for a game created before schema 0003 the legacy one of its
+    ``deadline_seconds`` and ``short_deadline_seconds``. Also re-exported by
+    pbem.engine.gamestate."""
+    if game.schedule_json:
+        return _schedule_of(game.schedule_json)
+    return Schedule.legacy(game.deadline_seconds, game.short_deadline_seconds)
+
+
+@lru_cache(maxsize=256)
+def _schedule_of(text: str) -> Schedule:
+    """The Schedule of a ``schedule_json`` text (immutable, so shared between calls)."""
+    return Schedule.from_json(json.loads(text))

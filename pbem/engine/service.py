@@ -31,7 +31,12 @@ def _key_check(master_key: bytes) -> str:
     without revealing it."""
     from pbem.crypto.seal import Sealer
 
-    return Sealer(master_key).derive_secret("key-check")[:16].hex()
+    return _key_check_of(Sealer(master_key))
+
+
+def _key_check_of(sealer) -> str:
+    """:func:`_key_check` of the master key of ``sealer`` (a pbem.crypto.seal.Sealer)."""
+    return sealer.derive_secret("key-check")[:16].hex()
 
 
 def _stored_key_check(db) -> str | None:
@@ -60,16 +65,17 @@ def _migrate(db, after=None) -> tuple:
     try:
         return db.migrate(after)
     except OperationalError as e:
-        raise SetupError(f"cannot write the database at {db.url}: {e.orig}; is the folder "
-                         "writable? (SQLite keeps pbem.db-wal and pbem.db-shm beside the "
-                         "database)") from None
+        hint = ("; is the folder writable? (SQLite keeps pbem.db-wal and pbem.db-shm beside the "
+                "database)") if db.is_sqlite else ""
+        raise SetupError(f"cannot write the database at {getattr(db, 'shown', db.url)}: "
+                         f"{e.orig}{hint}") from None
 
 
 def _load_sealer(home: Home, db, sealer=None):
     """``sealer``, or a Sealer over the master key of ``home``; checked against ``db``'s
     ``master_key_check`` when ``db`` is given. SetupError if the key is missing, readable by
     others, or not the database's."""
-    from pbem.crypto.keys import load_master_key
+    from pbem.crypto.keyfiles import load_master_key
     from pbem.crypto.seal import Sealer
 
     path = home.master_key_path
@@ -83,7 +89,7 @@ def _load_sealer(home: Home, db, sealer=None):
         sealer = Sealer(load_master_key(path))
     if db is not None:
         stored = _stored_key_check(db)
-        if stored is not None and stored != sealer.derive_secret("key-check")[:16].hex():
+        if stored is not None and stored != _key_check_of(sealer):
             raise SetupError(_KEY_MISMATCH.format(key=path, db=home.url))
     return sealer
 
@@ -99,9 +105,12 @@ def _data_step(sealer, result: dict, home):
         from pbem.store.models import Setting
 
         row = session.get(Setting, "master_key_check")
-        if row is not None and row.value != sealer.derive_secret("key-check")[:16].hex():
+        if row is not None and row.value != _key_check_of(sealer):
             raise SetupError(_KEY_MISMATCH.format(key=home.master_key_path, db=home.url))
         result.update(protect_database(session, sealer))
+        from pbem.engine.reportstore import compress_stored_reports
+
+        compress_stored_reports(session, sealer)  # schema 0005 (issue 11)
 
     return step
 
@@ -175,9 +184,9 @@ class Referee(MailCommands, GameAdmin):
         from pbem.store.db import Database
 
         db = Database(self.home.url)
-        if db.is_sqlite and not os.path.exists(db.engine.url.database or ""):
-            raise SetupError(f"no pbem database at {db.engine.url.database}: run `pbem init` "
-                             "to create one")
+        if not db.exists():
+            where = db.engine.url.database if db.is_sqlite else db.shown
+            raise SetupError(f"no pbem database at {where}: run `pbem init` to create one")
         sealer = _load_sealer(self.home, None)  # before migrating: a missing key changes nothing
         protected: dict = {}
         before, after = _migrate(db, _data_step(sealer, protected, self.home))
@@ -200,9 +209,15 @@ class Referee(MailCommands, GameAdmin):
                 db.check()
             except DatabaseError as e:
                 raise SetupError(str(e)) from None
-            sealer = _load_sealer(self.home, db, self._sealer)
-            with db.read() as s:
+            from pbem.store.models import Setting
+
+            sealer = _load_sealer(self.home, None, self._sealer)
+            with db.read() as s:  # one read for both checks (a command's start: issue 11)
+                stored = s.get(Setting, "master_key_check")
                 protected = rows_protected(s, sealer.mac_key(ROW_MAC_LABEL))
+            if stored is not None and stored.value != _key_check_of(sealer):
+                raise SetupError(_KEY_MISMATCH.format(key=self.home.master_key_path,
+                                                      db=self.home.url))
             if not protected:
                 raise SetupError(
                     f"the database at {self.home.url} is at schema {db.revision()} but its "
@@ -220,6 +235,13 @@ class Referee(MailCommands, GameAdmin):
         if self._sealer is None:
             self.db  # noqa: B018  (opens the database and loads the key, checked against it)
         return self._sealer
+
+    def close(self) -> None:
+        """Close the database's connections, if it was opened (the command line does at the end
+        of every command; SQLite then copies its WAL into the database file and removes it).
+        The referee opens it again when next needed."""
+        if self._db is not None:
+            self._db.dispose()
 
     # ------------------------------------------------------------ games
 
@@ -256,16 +278,22 @@ class Referee(MailCommands, GameAdmin):
             self.db.checkpoint()
 
     def process(self, game_id: str | None = None, *, force: bool = False,
-                accept_late: bool = False) -> list:
+                accept_late: bool = False, workers: int = 1, on_start=None,
+                on_game=None) -> list:
         """Resolve every ready phase, queue due reminders, apply the downtime guard
-        (pbem.engine.adjudicate.process): a list of Resolved, Postponed and Reminded."""
-        from pbem.engine.adjudicate import process
+        (pbem.engine.adjudicate.process): a list of Resolved, Postponed and Reminded. Each game
+        is handled once, in one transaction, by one of ``workers`` worker processes
+        (pbem.engine.workers.process_due: ``on_start(n)`` with the number of games looked at,
+        ``on_game(game_id, results)`` as each is done; WorkerFailed when a worker failed or
+        died)."""
+        from pbem.engine.workers import process_due
 
         if game_id is not None:
             self.game(game_id)
         try:
-            return process(self.db, self.sealer, now=self.clock(), entropy=self.entropy,
-                           game_id=game_id, force=force, accept_late=accept_late)
+            return process_due(self.db, self.sealer, now=self.clock(), entropy=self.entropy,
+                               game_id=game_id, force=force, accept_late=accept_late,
+                               workers=workers, on_start=on_start, on_game=on_game)
         finally:
             self.db.checkpoint()
 
@@ -286,9 +314,8 @@ class Referee(MailCommands, GameAdmin):
         ``deadline_text`` the same in UTC and the game's zone, ``closes`` the deadline plus
         the grace. ``mail``: ``{"queued": n, "failed": [{"id", "kind", "to", "failed",
         "answer"}]}`` (the server's answer to each mail that failed; MailCommands.mail_by_game)."""
-        from pbem.engine.gamestate import game_schedule
         from pbem.engine.headers import format_time
-        from pbem.engine.schedule import format_when
+        from pbem.engine.schedule import format_when, game_schedule
         from pbem.store import repo
 
         out = []
@@ -349,14 +376,14 @@ class Referee(MailCommands, GameAdmin):
             roles = [p.role for p in repo.players(s, game_id)]
             if role not in roles and role != "*":
                 raise NotFound(f"game {game_id} has no role {role!r} (roles: {', '.join(roles)})")
-            row = repo.get_report(s, game_id, role, fmt, phase)
-        if row is None:
+            from pbem.engine.reportstore import report_body
+
+            found = report_body(s, self.sealer, game_id, role, fmt, phase)
+        if found is None:
             raise NotFound(f"no {fmt} report for {role} in game {game_id}"
                            + (f" on phase {shown} (not resolved yet?)" if phase is not None
                               else ""))
-        owner = role if role != "*" else "public"
-        return self.sealer.open(game_id, owner, f"report:{row.phase_seq}:{fmt}", 0,
-                                row.blob).decode()
+        return found[1]
 
     def log_lines(self, game_id: str) -> list[str]:
         """The game's public log, one JSON line per entry."""
@@ -366,12 +393,27 @@ class Referee(MailCommands, GameAdmin):
         with self.db.read() as s:
             return repo.log_lines(s, game_id)
 
+    def iter_log_lines(self, game_id: str):
+        """The game's public log, one JSON line per entry, read a batch at a time (a long
+        log is never held whole: pbem.store.loglines); a generator holding a read transaction
+        until it is exhausted or closed. NotFound for an unknown game, at once."""
+        self.game(game_id)
+        return self._iter_log(game_id)
+
+    def _iter_log(self, game_id: str):
+        from pbem.store import loglines
+
+        with self.db.read() as s:
+            yield from loglines.iter_lines(s, game_id)
+
     def export_log(self, game_id: str, path: Path | None = None) -> Path:
-        """Write the public log to ``path`` (default ``HOME/games/ID/ID.jsonl``)."""
-        lines = self.log_lines(game_id)
+        """Write the public log to ``path`` (default ``HOME/games/ID/ID.jsonl``), streamed."""
+        lines = self.iter_log_lines(game_id)
         path = path or self.home.games_dir(game_id) / f"{game_id}.jsonl"
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        with open(path, "w", encoding="utf-8", newline="\n") as out:
+            for line in lines:
+                out.write(line + "\n")
         return path
 
     def view_and_window(self, game_id: str, role: str):
@@ -393,8 +435,14 @@ class Referee(MailCommands, GameAdmin):
             return role_view(registry.get(game.ruleset), parts, role), window
 
     def outcome(self, game_id: str) -> dict | None:
-        """The result of an ended game ``{"scores", "winners", "reason"}``, from its log."""
-        for line in reversed(self.log_lines(game_id)):
+        """The result of an ended game ``{"scores", "winners", "reason"}``, from its log (its
+        last ``game-end`` line, found by the database)."""
+        from pbem.store import loglines
+
+        self.game(game_id)
+        with self.db.read() as s:
+            found = loglines.matching(s, game_id, ['"type":"game-end"'])
+        for line in reversed(found):
             obj = json.loads(line)
             if obj.get("type") == "game-end":
                 return {"scores": obj["scores"], "winners": obj["winners"],
@@ -406,17 +454,14 @@ class Referee(MailCommands, GameAdmin):
         (``phase`` is the phase id reported on, ``setup`` for the setup reports)."""
         from pbem.store import repo
 
+        from pbem.engine.reportstore import all_report_bodies
+
         self.game(game_id)
         with self.db.read() as s:
             names = {p.seq: p.phase_id for p in repo.phases(s, game_id)}
-            rows = repo.reports(s, game_id)
-        out = []
-        for row in rows:
-            owner = row.role if row.role != "*" else "public"
-            body = self.sealer.open(game_id, owner, f"report:{row.phase_seq}:{row.fmt}", 0, row.blob)
-            out.append({"seq": row.phase_seq, "phase": names.get(row.phase_seq, "setup"),
-                        "role": row.role, "fmt": row.fmt, "body": body.decode()})
-        return out
+            bodies = all_report_bodies(s, self.sealer, game_id)
+        return [{"seq": b["seq"], "phase": names.get(b["seq"], "setup"), "role": b["role"],
+                 "fmt": b["fmt"], "body": b["body"]} for b in bodies]
 
     def messages(self, game_id: str | None = None, limit: int = 50) -> list[dict]:
         """The latest archived messages with their verdicts."""

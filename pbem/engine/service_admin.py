@@ -126,7 +126,9 @@ class GameAdmin:
                                f"{', '.join(p.role for p in players)})")
             phases = repo.phases(s, game_id)
             seq = admin.phase_seq_of(phases, phase) if phase is not None else None
-            row = repo.get_report(s, game_id, role, "text", seq)
+            from pbem.store.reports import find_report
+
+            row = find_report(s, game_id, role, seq)
             if row is None:
                 raise NotFound(f"no stored report of {role} in game {game_id}"
                                + (f" for phase {phase}" if phase is not None else ""))

@@ -37,6 +37,7 @@ from email.headerregistry import BaseHeader, HeaderRegistry
 from email.message import Message
 from email.parser import BytesParser
 
+from pbem.mail.boundary import install as _install_boundary_lines
 from pbem.mail.charsets import decode_text
 from pbem.mail.parts import (  # noqa: F401  (re-exported names kept for callers)
     MAX_FORWARD_DEPTH,
@@ -79,8 +80,27 @@ class _HeaderRegistry(HeaderRegistry):
 
 
 _header_factory = functools.lru_cache(maxsize=_HEADER_CACHE_SIZE)(_HeaderRegistry().__call__)
-_POLICY = email_policy.default.clone(header_factory=_header_factory)
+
+
+class _Policy(email_policy.EmailPolicy):
+    """``email.policy.default`` whose ``header_fetch_parse`` remembers its answer per raw
+    header line: each ``Message.get`` of a header (about thirty per message, most of them
+    the parser's and the part walk's Content-Type) joins the folded value again before
+    asking the header factory, which only then finds it remembered."""
+
+    @functools.lru_cache(maxsize=_HEADER_CACHE_SIZE)  # noqa: B019  (one policy, module-wide)
+    def _fetched(self, name: str, value: str):
+        return super().header_fetch_parse(name, value)
+
+    def header_fetch_parse(self, name, value):
+        if hasattr(value, "name") or type(value) is not str:
+            return super().header_fetch_parse(name, value)
+        return self._fetched(name, value)
+
+
+_POLICY = _Policy(header_factory=_header_factory)
 _PARSER = BytesParser(policy=_POLICY)
+_install_boundary_lines()  # no regular expression compiled per multipart (pbem.mail.boundary)
 
 
 _ROBOTS = frozenset({"mailer-daemon", "postmaster", "noreply", "no-reply", "do-not-reply",

@@ -25,6 +25,7 @@ rules, with their sources:
 from __future__ import annotations
 
 import binascii
+import email.utils
 import quopri
 import re
 from dataclasses import dataclass, field
@@ -117,9 +118,10 @@ def read_parts(
     html: list[PartText] = []
     rest: list[PartText] = []
     for number, part in enumerate(_leaves(msg, where, warnings), start=1):
+        params = _Params(part)
         try:
             ctype = part.get_content_type()
-            filename = part.get_filename()
+            filename = params.filename()
             is_attachment = filename is not None or part.get_content_disposition() == "attachment"
         except MemoryError:  # the reader's memory budget: never swallowed
             raise
@@ -140,10 +142,10 @@ def read_parts(
 
         payload = payload_bytes(part, label, warnings)
         if not is_attachment and ctype == "text/plain":
-            bodies.append(_text(part, prefix + "body", ctype, payload, label, warnings))
+            bodies.append(_text(params, prefix + "body", ctype, payload, label, warnings))
             continue
         if not is_attachment and ctype == "text/html":
-            html.append(_text(part, prefix + "body", ctype, payload, label, warnings, True))
+            html.append(_text(params, prefix + "body", ctype, payload, label, warnings, True))
             continue
 
         name = prefix + (filename or f"attachment-{number}")
@@ -157,7 +159,7 @@ def read_parts(
         elif ctype.startswith("text/") or (
             ctype == "application/octet-stream" and lower.endswith(TEXT_ATTACHMENT_SUFFIXES)
         ):
-            rest.append(_text(part, name, ctype, payload, label, warnings))
+            rest.append(_text(params, name, ctype, payload, label, warnings))
     return (bodies or html) + rest
 
 
@@ -300,15 +302,15 @@ def decode_base64(data: bytes) -> bytes:
         return b""
 
 
-def _text(part: Message, name: str, ctype: str, payload: bytes, label: str,
+def _text(params: "_Params", name: str, ctype: str, payload: bytes, label: str,
           warnings: list[str], is_body: bool = False) -> PartText:
     """A text part's content: charset decoded, BOM dropped, LF, flowed undone, HTML laid out."""
-    text, readings = decode_text(payload, _charset(part), label, warnings)
+    text, readings = decode_text(payload, _charset(params), label, warnings)
     text = normalise(text)
     readings = [normalise(r) for r in readings]
     if ctype == "text/html" and is_body:
         return PartText(name, html_to_text(text), _unique([html_to_text(r) for r in readings], text), None)
-    flowed, delsp = _flowed(part) if ctype == "text/plain" else (False, False)
+    flowed, delsp = _flowed(params) if ctype == "text/plain" else (False, False)
     if not flowed:
         return PartText(name, text, _unique(readings, text), payload)
     main = unflow(text, delsp=delsp)
@@ -326,20 +328,88 @@ def _unique(forms: list[str], main: str) -> list[str]:
     return out
 
 
-def _charset(part: Message) -> str | None:
+_MISSING = object()
+
+
+class _Params:
+    """The parameters of one part's Content-Type and Content-Disposition, each header parsed
+    once (the stdlib's ``get_param`` parses the whole header again for every parameter it is
+    asked for, five times a part here). The answers are those of ``Message.get_filename``,
+    ``get_content_charset`` and ``get_param`` (Python 3.11 ``email.message``), which this
+    replays on ``get_params``; an error the stdlib would raise is raised again each time."""
+
+    def __init__(self, part: Message):
+        self.part = part
+        self._read: dict[str, object] = {}
+
+    def of(self, header: str) -> list | None:
+        """``part.get_params(header=header)`` (unquoted), remembered; None without the header."""
+        got = self._read.get(header, _MISSING)
+        if got is _MISSING:
+            try:
+                got = ("ok", self.part.get_params(header=header))
+            except MemoryError:  # the reader's memory budget: never swallowed
+                raise
+            except Exception as exc:
+                got = ("error", exc)
+            self._read[header] = got
+        kind, value = got
+        if kind == "error":
+            raise value
+        return value
+
+    def get(self, name: str, header: str = "content-type"):
+        """``part.get_param(name, _MISSING, header)``: the first parameter of that name."""
+        params = self.of(header)
+        if params is None:
+            return _MISSING
+        name = name.lower()
+        for key, value in params:
+            if key.lower() == name:
+                return value
+        return _MISSING
+
+    def filename(self) -> str | None:
+        """``part.get_filename()``."""
+        value = self.get("filename", "content-disposition")
+        if value is _MISSING:
+            value = self.get("name")
+        if value is _MISSING:
+            return None
+        return email.utils.collapse_rfc2231_value(value).strip()
+
+    def charset(self) -> str | None:
+        """``part.get_content_charset()``."""
+        charset = self.get("charset")
+        if charset is _MISSING:
+            return None
+        if isinstance(charset, tuple):
+            pcharset = charset[0] or "us-ascii"
+            try:
+                charset = str(charset[2].encode("raw-unicode-escape"), pcharset)
+            except (LookupError, UnicodeError):
+                charset = charset[2]
+        try:
+            charset.encode("us-ascii")
+        except UnicodeError:
+            return None
+        return charset.lower()
+
+
+def _charset(params: _Params) -> str | None:
     try:
-        return part.get_content_charset()
+        return params.charset()
     except MemoryError:  # the reader's memory budget: never swallowed
         raise
     except Exception:
         return None
 
 
-def _flowed(part: Message) -> tuple[bool, bool]:
+def _flowed(params: _Params) -> tuple[bool, bool]:
     """(format=flowed, DelSp=yes) of a text/plain part (RFC 3676 section 4); case-insensitive."""
     try:
-        fmt = part.get_param("format")
-        delsp = part.get_param("delsp")
+        fmt = params.get("format")
+        delsp = params.get("delsp")
     except MemoryError:  # the reader's memory budget: never swallowed
         raise
     except Exception:

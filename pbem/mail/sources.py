@@ -43,7 +43,6 @@ message as received.
 from __future__ import annotations
 
 import hashlib
-import mailbox
 import os
 import re
 import sys
@@ -251,6 +250,8 @@ def _from_file(path: str) -> Iterator[Incoming]:
 
 
 def _from_mbox(path: str) -> Iterator[Incoming]:
+    import mailbox  # only for mbox files (not for one message on stdin)
+
     try:
         box = mailbox.mbox(path, create=False)
     except (OSError, mailbox.Error) as exc:

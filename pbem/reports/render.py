@@ -27,11 +27,11 @@ rendering, raises :class:`ReportTemplateError` naming the file and the line.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
 from pbem.engine.errors import SetupError
-from pbem.engine.ruleset import visible
 
 
 class ReportTemplateError(SetupError):
@@ -49,8 +49,9 @@ def _default_environment():
 
     from pbem.resources import templates_dir
 
+    # pbem's own templates do not change while it runs: no stat of the file on every render
     return _configure(_environment_class()(loader=FileSystemLoader(str(templates_dir())),
-                                           **_options()))
+                                           auto_reload=False, **_options()))
 
 
 def _options() -> dict:
@@ -67,6 +68,8 @@ def _options() -> dict:
 
 
 def _configure(env):
+    from pbem.engine.ruleset import visible
+
     env.filters["wrap"] = _wrap
     env.filters["wrap_comments"] = _wrap_comments
     env.filters["visible"] = visible
@@ -132,6 +135,25 @@ def template_folder() -> Path | None:
             path = load_reports_settings(Path(home)).templates
         _folder, _pending = (path.resolve() if path is not None else None), None
     return _folder
+
+
+@contextmanager
+def templates_in(folder: str | Path | None):
+    """Inside the block, render with the referee's folder ``folder`` (absolute, as
+    :func:`template_folder` gave it; None: pbem's own templates), whatever the command chose;
+    its choice is back after the block. A stored report is rendered with the folder in force
+    when its phase was resolved (pbem.engine.reportstore). Raises ReportTemplateError when the
+    folder is gone."""
+    global _pending, _folder
+    if folder is not None and not Path(folder).is_dir():
+        raise ReportTemplateError(f"{folder}: no such folder; the report was made with the "
+                                  "templates of this folder (docs/reports.md): put it back")
+    saved = _pending, _folder
+    _pending, _folder = None, (Path(folder) if folder is not None else None)
+    try:
+        yield
+    finally:
+        _pending, _folder = saved
 
 
 def environment():

@@ -14,21 +14,52 @@ before any mail leaves ("A phase's commit is durable before any mail it produced
 So a power cut can forget only what was never mailed: a phase resolved but not yet reported
 is resolved again, from the same sealed seed and orders where they were kept. ``FULL`` (a sync
 at every commit) would cost about a quarter of a phase's time for no promise more.
+
+PostgreSQL (``postgresql+psycopg://USER@HOST/DB``, psycopg 3) gets the same guarantees by other
+means. pbem's writers are written for SQLite's single writer: they read, then write what they
+read decided (is this message known? which order set is in force? is the phase still open?),
+and two of them at once must not both decide. PostgreSQL's default isolation (READ COMMITTED)
+would let them, so every :meth:`Database.write` transaction first takes a transaction-level
+advisory lock (``pg_advisory_xact_lock``, released at commit or rollback):
+
+- ``write()``: the database's *global* lock, exclusively: writers follow one another exactly as
+  under SQLite's ``BEGIN IMMEDIATE``, each seeing everything the one before committed (READ
+  COMMITTED takes a new snapshot at every statement, after the lock is held);
+- ``write(games=[ID, ...])``: the global lock *shared*, then each named game's lock exclusively
+  (in sorted order, so two writers never wait on each other in a circle): writers of different
+  games run at once (several ``pbem process`` workers), while a writer of the same game, or a
+  global writer (ingest, creation, referee commands), waits. A caller passes ``games`` only when
+  its transaction reads and writes nothing but those games' rows (and rows no other writer
+  reads to decide anything, such as its own new outgoing mail).
+
+Locks are keyed by the schema too (``current_schema()``), so referees sharing one database in
+schemas of their own never wait on each other. A writer waits at most ``BUSY_TIMEOUT_MS`` for a
+lock (``lock_timeout``), like SQLite's busy timeout, then fails with OperationalError. We chose
+locks rather than SERIALIZABLE with retries because a phase's adjudication is long (tens of
+milliseconds of rendering) and has effects outside the database (entropy drawn, reports
+rendered) that a retry would have to redo; a lock makes the second writer wait, never redo.
+:meth:`Database.read` runs in REPEATABLE READ, one snapshot for the whole block, as a SQLite
+read transaction is. Every connection uses ``TimeZone=UTC``; times are ``timestamptz``, blobs
+``bytea`` and flags ``boolean`` (migrations 0001-0004). Commits are durable at once
+(``synchronous_commit`` left on), so :meth:`Database.make_durable` and
+:meth:`Database.checkpoint` do nothing there.
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
-from sqlmodel import Session
+from sqlalchemy.exc import ArgumentError
+
+from pbem.store.base import Session
 
 import pbem.store.integrity  # noqa: F401  (the row-MAC events on the protected models)
 
-SCHEMA_HEAD = "0004_encrypted_reports"
+SCHEMA_HEAD = "0005_report_encoding"
 """The Alembic revision this code expects; ``pbem init``/``pbem upgrade`` bring a database to it."""
 
 BUSY_TIMEOUT_MS = 60_000
@@ -37,6 +68,18 @@ BUSY_TIMEOUT_MS = 60_000
 
 class DatabaseError(Exception):
     """The database is missing, of another schema version, or cannot be opened."""
+
+
+def shown_url(url: str) -> str:
+    """``url`` as messages show it: a password in it replaced by ``***``."""
+    if "@" not in url:
+        return url
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy can read: say nothing of what it holds
+        return url.split("://", 1)[0] + "://..."
 
 
 def sqlite_url(path: Path) -> str:
@@ -71,6 +114,40 @@ def _sqlite_engine(url: str, *, foreign_keys: bool = True) -> Engine:
     return engine
 
 
+def _postgres_engine(url: str) -> Engine:
+    """A PostgreSQL engine whose connections use UTC and wait at most :data:`BUSY_TIMEOUT_MS`
+    for a lock; ``options`` given in the URL (``-csearch_path=...``) are kept."""
+    from sqlalchemy.engine import make_url
+
+    given = make_url(url).query.get("options") or ""
+    if isinstance(given, tuple):
+        given = " ".join(given)
+    options = f"{given} -c TimeZone=UTC -c lock_timeout={BUSY_TIMEOUT_MS}".strip()
+    return create_engine(url, connect_args={"options": options})
+
+
+_GLOBAL_LOCK = "hashtextextended(coalesce(current_schema(), '') || '/pbem', 0)"
+_GAME_LOCK = "hashtextextended(coalesce(current_schema(), '') || '/pbem/game/' || :game, 0)"
+
+
+def _lock_for_write(session: Session, games: Iterable[str], skip_busy: bool = False) -> None:
+    """PostgreSQL: take the advisory locks of a write transaction (see the module's
+    docstring): the global lock exclusively, or shared with each of ``games`` exclusively.
+    ``skip_busy``: a game whose lock another transaction holds is not waited for but named in
+    ``session.info["pbem_busy_games"]`` (``pbem process`` workers: SKIP LOCKED)."""
+    games = sorted(set(games))
+    if not games:
+        session.execute(text(f"SELECT pg_advisory_xact_lock({_GLOBAL_LOCK})"))
+        return
+    session.execute(text(f"SELECT pg_advisory_xact_lock_shared({_GLOBAL_LOCK})"))
+    for game in games:
+        if not skip_busy:
+            session.execute(text(f"SELECT pg_advisory_xact_lock({_GAME_LOCK})"), {"game": game})
+        elif not session.execute(text(f"SELECT pg_try_advisory_xact_lock({_GAME_LOCK})"),
+                                 {"game": game}).scalar():
+            session.info.setdefault("pbem_busy_games", set()).add(game)
+
+
 class Database:
     """A pbem database at ``url`` (``sqlite:///path`` or ``postgresql+psycopg://...``).
 
@@ -80,28 +157,51 @@ class Database:
 
     def __init__(self, url: str):
         self.url = url
+        self.shown = shown_url(url)
+        """The URL without its password, for messages."""
         self.is_sqlite = url.startswith("sqlite")
-        self.engine = _sqlite_engine(url) if self.is_sqlite else create_engine(url)
-        self._writer = self.engine.execution_options(pbem_begin="IMMEDIATE")
+        try:
+            if self.is_sqlite:
+                self.engine = _sqlite_engine(url)
+                self._reader = self.engine
+                self._writer = self.engine.execution_options(pbem_begin="IMMEDIATE")
+            else:
+                self.engine = _postgres_engine(url)
+                self._reader = self.engine.execution_options(isolation_level="REPEATABLE READ")
+                self._writer = self.engine
+        except (ImportError, ArgumentError) as e:  # no such driver, a URL that is not one
+            raise DatabaseError(
+                f"cannot use the database URL {self.shown}: {e}; expected sqlite:///PATH or "
+                "postgresql+psycopg://USER@HOST/DBNAME (PostgreSQL needs "
+                "`pip install 'pbem[postgres]'`)") from None
         self.row_key: bytes | None = None
         """The row-MAC key (``Sealer.mac_key("row-mac")``), or None: then protected rows can
         be neither read nor written (pbem.store.integrity.RowKeyMissing)."""
 
     @contextmanager
     def read(self) -> Iterator[Session]:
-        """A session in a read (deferred) transaction. Rows stay readable after the block."""
-        with Session(self.engine, expire_on_commit=False,
+        """A session in a read transaction (SQLite: deferred; PostgreSQL: REPEATABLE READ),
+        which sees one snapshot throughout. Rows stay readable after the block."""
+        with Session(self._reader, expire_on_commit=False,
                      info={"row_key": self.row_key}) as session:
             with session.begin():
                 yield session
 
     @contextmanager
-    def write(self) -> Iterator[Session]:
-        """A session in one write transaction (SQLite: ``BEGIN IMMEDIATE``), committed on
-        leaving the block and rolled back if it raises."""
+    def write(self, *, games: Iterable[str] = (), skip_busy: bool = False) -> Iterator[Session]:
+        """A session in one write transaction, committed on leaving the block and rolled back
+        if it raises. SQLite: ``BEGIN IMMEDIATE`` (one writer at a time; ``games`` changes
+        nothing). PostgreSQL: the advisory locks of the module's docstring, the global one
+        exclusively, or with ``games`` (game ids) shared and each game's exclusively. A
+        writer that waits longer than :data:`BUSY_TIMEOUT_MS` raises
+        ``sqlalchemy.exc.OperationalError``. ``skip_busy`` (with ``games``): the games whose
+        lock another writer holds are not waited for but listed in
+        ``session.info["pbem_busy_games"]`` (pbem.store.repo.claim_game)."""
         with Session(self._writer, expire_on_commit=False,
                      info={"row_key": self.row_key}) as session:
             with session.begin():
+                if not self.is_sqlite:
+                    _lock_for_write(session, games, skip_busy)
                 yield session
 
     def revision(self) -> str | None:
@@ -115,6 +215,17 @@ class Database:
                 conn.rollback()
         return row[0] if row else None
 
+    def exists(self) -> bool:
+        """Whether a pbem database is there: the SQLite file exists, or the PostgreSQL
+        database (schema) has Alembic's version table. False too when it cannot be opened."""
+        if self.is_sqlite:
+            path = self.engine.url.database
+            return bool(path) and (path == ":memory:" or Path(path).exists())
+        try:
+            return self.revision() is not None
+        except Exception:
+            return False
+
     def check(self) -> None:
         """Raise :class:`DatabaseError` unless the schema is at :data:`SCHEMA_HEAD`. A missing
         SQLite file is reported, not created."""
@@ -125,12 +236,12 @@ class Database:
         try:
             rev = self.revision()
         except Exception as e:
-            raise DatabaseError(f"cannot open the database at {self.url}: {e}") from None
+            raise DatabaseError(f"cannot open the database at {self.shown}: {e}") from None
         if rev is None:
-            raise DatabaseError(f"no pbem database at {self.url}: run `pbem init` first")
+            raise DatabaseError(f"no pbem database at {self.shown}: run `pbem init` first")
         if rev != SCHEMA_HEAD:
             raise DatabaseError(
-                f"the database at {self.url} is at schema {rev!r}, this pbem expects "
+                f"the database at {self.shown} is at schema {rev!r}, this pbem expects "
                 f"{SCHEMA_HEAD!r}: run `pbem upgrade`")
 
     def migrate(self, after=None) -> tuple[str | None, str]:
@@ -156,6 +267,8 @@ class Database:
         engine = self._migration_engine()
         try:
             with engine.begin() as conn:
+                if not self.is_sqlite:  # two `pbem init` at once: the second waits
+                    conn.execute(text(f"SELECT pg_advisory_xact_lock({_GLOBAL_LOCK})"))
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "head")
                 if after is not None and before != SCHEMA_HEAD:
@@ -219,7 +332,7 @@ class Database:
             raw.close()
         if busy:
             raise DatabaseError(
-                f"cannot make the database at {self.url} durable before mail leaves: another "
+                f"cannot make the database at {self.shown} durable before mail leaves: another "
                 "process held it for longer than the busy timeout; nothing was sent, try again")
 
     def dispose(self) -> None:

@@ -1,4 +1,6 @@
-"""SQLModel tables: the only description of the schema besides the Alembic migrations.
+"""The tables (SQLAlchemy Core) and the classes of their rows, each mapped onto its table
+(:mod:`pbem.store.base`): the only description of the schema besides the Alembic migrations.
+The ORM works with the classes; a query that needs no row objects may use the tables.
 
 Everything a player may not know is stored sealed (``blob`` columns, AES-256-GCM, see
 ``pbem.crypto.seal``): role secrets, the referee part of the state, dice seeds until revealed,
@@ -6,7 +8,8 @@ orders, private events, reports, queued mail and the raw incoming messages. What
 clear is public: the public part of the state, public events and the public log (DESIGN.md,
 "Every fact has an audience", "Storage").
 
-Times are zone-aware ``datetime`` values in UTC (SQLModel's UTCDateTime).
+Times are zone-aware ``datetime`` values in UTC (:class:`pbem.store.base.UTCDateTime`). A column's
+``default`` is also the attribute's value when the object is constructed without it.
 
 The rows that decide results (game, player, phase, order_set, outbox) carry ``mac``, an
 HMAC-SHA256 of the row under a key derived from the master key (``pbem.store.integrity``):
@@ -15,222 +18,262 @@ checked whenever the row is read, computed whenever it is written.
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Optional
+from sqlalchemy import (Boolean, Column, ForeignKey, Integer, LargeBinary, String, Table, Text,
+                        UniqueConstraint)
 
-from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
-from sqlmodel import Field, SQLModel
+from pbem.store.base import Row, UTCDateTime, mapped, metadata
 
 
-class Setting(SQLModel, table=True):
+setting_table = Table(
+    "setting", metadata,
+    Column("key", String, primary_key=True),
+    Column("value", String, nullable=False),
+)
+
+
+@mapped(setting_table)
+class Setting(Row):
     """Installation-wide values: ``master_key_check`` (a value derived from the referee's master
     key, so a wrong or replaced key file is recognised before anything is sealed with it)."""
 
-    __tablename__ = "setting"
 
-    key: str = Field(primary_key=True)
-    value: str
-
-
-class Game(SQLModel, table=True):
-    """One game: its ruleset, settings and public position (``public_state``, JSON)."""
-
-    __tablename__ = "game"
-
-    id: str = Field(primary_key=True)
-    ruleset: str
-    title: str
-    status: str = Field(default="active", index=True)  # active | ended
-    created_at: datetime
-    options_json: str = Field(sa_column=Column(Text, nullable=False))
-    house_rules_text: Optional[str] = Field(default=None, sa_column=Column(Text))
-    house_rules_sha256: Optional[str] = None
-    map_text: Optional[str] = Field(default=None, sa_column=Column(Text))
-    map_sha256: Optional[str] = None
-    deadline_seconds: int
-    short_deadline_seconds: int
-    state_version: int = 0
-    public_state: str = Field(sa_column=Column(Text, nullable=False))
-    phase_seq: int = 0  # the open phase, or the last one once the game has ended
-    log_head: str = "0" * 64
-    log_count: int = 0
-    referee_address: str = "referee@pbem.invalid"
+game_table = Table(
+    "game", metadata,
+    Column("id", String, primary_key=True),
+    Column("ruleset", String, nullable=False),
+    Column("title", String, nullable=False),
+    Column("status", String, nullable=False, default="active", index=True),  # active | ended
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("options_json", Text, nullable=False),
+    Column("house_rules_text", Text),
+    Column("house_rules_sha256", String),
+    Column("map_text", Text),
+    Column("map_sha256", String),
+    Column("deadline_seconds", Integer, nullable=False),
+    Column("short_deadline_seconds", Integer, nullable=False),
+    Column("state_version", Integer, nullable=False, default=0),
+    Column("public_state", Text, nullable=False),
+    # the open phase, or the last one once the game has ended
+    Column("phase_seq", Integer, nullable=False, default=0),
+    Column("log_head", String, nullable=False, default="0" * 64),
+    Column("log_count", Integer, nullable=False, default=0),
+    Column("referee_address", String, nullable=False, default="referee@pbem.invalid"),
     # orders must name the game's referee key (games created before 0002: False)
-    bind_referee: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
+    Column("bind_referee", Boolean, nullable=False, default=False, server_default="0"),
     # the deadline rules, zone, grace, min window, close-early and reminders
     # (pbem.engine.schedule.Schedule.to_json; games created before 0003: None, see
     # Schedule.legacy)
-    schedule_json: Optional[str] = Field(default=None, sa_column=Column(Text))
-    paused_at: Optional[datetime] = None  # set while the referee has paused the game
-    mac: Optional[str] = None
+    Column("schedule_json", Text),
+    # set while the referee has paused the game
+    Column("paused_at", UTCDateTime()),
+    Column("mac", String),
+)
 
 
-class Player(SQLModel, table=True):
-    """A role in a game, its seat, mail address, registered public key and time zone."""
+@mapped(game_table)
+class Game(Row):
+    """One game: its ruleset, settings and public position (``public_state``, JSON)."""
 
-    __tablename__ = "player"
 
-    game_id: str = Field(foreign_key="game.id", primary_key=True)
-    role: str = Field(primary_key=True)
-    seat: int
-    email: str
-    public_key: str = Field(sa_column=Column(Text, nullable=False))
-    fingerprint: str = Field(index=True)
-    zone: Optional[str] = None
+player_table = Table(
+    "player", metadata,
+    Column("game_id", String, ForeignKey("game.id"), primary_key=True),
+    Column("role", String, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("email", String, nullable=False),
+    Column("public_key", Text, nullable=False),
+    Column("fingerprint", String, nullable=False, index=True),
+    Column("zone", String),
     # the form the key was registered in: "ssh-ed25519" or "pbem-ed25519" (public_key is
     # always stored as an OpenSSH line); None for a seat registered before schema 0004
-    key_type: Optional[str] = None
+    Column("key_type", String),
     # the player's reports are mailed encrypted to their ssh-ed25519 key with age (docs/mail.md)
-    encrypt_reports: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
-    mac: Optional[str] = None
+    Column("encrypt_reports", Boolean, nullable=False, default=False, server_default="0"),
+    Column("mac", String),
+)
 
 
-class Sealed(SQLModel, table=True):
+@mapped(player_table)
+class Player(Row):
+    """A role in a game, its seat, mail address, registered public key and time zone."""
+
+
+sealed_table = Table(
+    "sealed", metadata,
+    Column("game_id", String, ForeignKey("game.id"), primary_key=True),
+    Column("owner", String, primary_key=True),
+    Column("purpose", String, primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("blob", LargeBinary, nullable=False),
+)
+
+
+@mapped(sealed_table)
+class Sealed(Row):
     """A sealed value owned by a game: a state part (``purpose='state'``, one row per owner) or a
     game secret (hidden dice seed, setup salt, initial hidden setup, a phase's dice seed)."""
 
-    __tablename__ = "sealed"
 
-    game_id: str = Field(foreign_key="game.id", primary_key=True)
-    owner: str = Field(primary_key=True)
-    purpose: str = Field(primary_key=True)
-    version: int
-    blob: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
-
-
-class Phase(SQLModel, table=True):
-    """An order window: opened with a dice commitment, resolved once (DESIGN.md, "Data flow")."""
-
-    __tablename__ = "phase"
-    __table_args__ = (UniqueConstraint("game_id", "seq"),)
-
-    id: Optional[int] = Field(default=None, primary_key=True)
-    game_id: str = Field(foreign_key="game.id", index=True)
-    seq: int
-    turn: int
-    name: str
-    phase_id: str
-    window_json: str = Field(sa_column=Column(Text, nullable=False))
-    opened_at: datetime
-    deadline_at: datetime = Field(index=True)
-    commit: str
+phase_table = Table(
+    "phase", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("game_id", String, ForeignKey("game.id"), nullable=False, index=True),
+    Column("seq", Integer, nullable=False),
+    Column("turn", Integer, nullable=False),
+    Column("name", String, nullable=False),
+    Column("phase_id", String, nullable=False),
+    Column("window_json", Text, nullable=False),
+    Column("opened_at", UTCDateTime(), nullable=False),
+    Column("deadline_at", UTCDateTime(), nullable=False, index=True),
+    Column("commit", String, nullable=False),
     # open | resolved | undone (pbem game undo) | cancelled (opened by an undone phase) |
     # abandoned (pbem game end)
-    status: str = Field(default="open", index=True)
-    resolved_at: Optional[datetime] = None
-    nmr_json: str = "[]"
+    Column("status", String, nullable=False, default="open", index=True),
+    Column("resolved_at", UTCDateTime()),
+    Column("nmr_json", String, nullable=False, default="[]"),
     # the reminder lead times (seconds) already queued for this window, JSON list
-    reminded_json: str = Field(default="[]", sa_column_kwargs={"server_default": "[]"})
-    mac: Optional[str] = None
+    Column("reminded_json", String, nullable=False, default="[]", server_default="[]"),
+    Column("mac", String),
+    UniqueConstraint("game_id", "seq"),
+)
 
 
-class Message(SQLModel, table=True):
+@mapped(phase_table)
+class Phase(Row):
+    """An order window: opened with a dice commitment, resolved once (DESIGN.md, "Data flow")."""
+
+
+message_table = Table(
+    "message", metadata,
+    Column("id", Integer, primary_key=True),
+    # Message-ID, or sha256 of the raw bytes
+    Column("message_key", String, nullable=False, unique=True),
+    Column("raw_sha256", String, nullable=False),
+    Column("received_at", UTCDateTime(), nullable=False),
+    Column("origin", String, nullable=False),
+    Column("sender", String, nullable=False, default=""),
+    Column("subject", String, nullable=False, default=""),
+    # pending | accepted | rejected | unreadable | duplicate | error
+    Column("verdict", String, nullable=False, default="pending", index=True),
+    Column("reason", Text, nullable=False, default=""),
+    Column("game_id", String),
+    Column("role", String),
+    Column("blob", LargeBinary, nullable=False),
+    Column("size", Integer, nullable=False, default=0, server_default="0"),  # bytes received
+    # the archive kept only the first bytes of the message
+    Column("truncated", Boolean, nullable=False, default=False, server_default="0"),
+)
+
+
+@mapped(message_table)
+class Message(Row):
     """Every incoming message, archived (sealed) before it is judged, with its verdict."""
 
-    __tablename__ = "message"
 
-    id: Optional[int] = Field(default=None, primary_key=True)
-    message_key: str = Field(unique=True)  # Message-ID, or sha256 of the raw bytes
-    raw_sha256: str
-    received_at: datetime
-    origin: str
-    sender: str = ""
-    subject: str = ""
-    # pending | accepted | rejected | unreadable | duplicate | error
-    verdict: str = Field(default="pending", index=True)
-    reason: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
-    game_id: Optional[str] = None
-    role: Optional[str] = None
-    blob: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
-    size: int = Field(default=0, sa_column_kwargs={"server_default": "0"})  # bytes received
-    # the archive kept only the first bytes of the message
-    truncated: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
+order_set_table = Table(
+    "order_set", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("game_id", String, ForeignKey("game.id"), nullable=False, index=True),
+    Column("phase_seq", Integer, nullable=False),
+    Column("role", String, nullable=False),
+    Column("issued", UTCDateTime(), nullable=False),
+    Column("nonce", String, nullable=False),
+    # keyed: HMAC-SHA256 of the canonical text (pbem.engine.accept.order_digest)
+    Column("digest", String, nullable=False),
+    Column("received_at", UTCDateTime(), nullable=False),
+    Column("message_id", Integer, ForeignKey("message.id")),
+    Column("status", String, nullable=False, default="accepted"),  # accepted | superseded
+    Column("blob", LargeBinary, nullable=False),
+    # the header said ``wait: yes``: hold the window to its deadline (no early close)
+    Column("wait", Boolean, nullable=False, default=False, server_default="0"),
+    Column("mac", String),
+)
 
 
-class OrderSet(SQLModel, table=True):
+@mapped(order_set_table)
+class OrderSet(Row):
     """An accepted order set for one window; a later ``issued`` supersedes it. The text and the
     problems found are sealed for the role."""
 
-    __tablename__ = "order_set"
 
-    id: Optional[int] = Field(default=None, primary_key=True)
-    game_id: str = Field(foreign_key="game.id", index=True)
-    phase_seq: int
-    role: str
-    issued: datetime
-    nonce: str
-    digest: str  # keyed: HMAC-SHA256 of the canonical text (pbem.engine.accept.order_digest)
-    received_at: datetime
-    message_id: Optional[int] = Field(default=None, foreign_key="message.id")
-    status: str = "accepted"  # accepted | superseded
-    blob: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
-    # the header said ``wait: yes``: hold the window to its deadline (no early close)
-    wait: bool = Field(default=False, sa_column_kwargs={"server_default": "0"})
-    mac: Optional[str] = None
+event_table = Table(
+    "event", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("game_id", String, ForeignKey("game.id"), nullable=False, index=True),
+    Column("phase_seq", Integer, nullable=False),
+    Column("idx", Integer, nullable=False),
+    Column("audience", String, nullable=False),  # JSON list of roles, or ["*"]
+    Column("public_json", Text),
+    Column("blob", LargeBinary),
+)
 
 
-class EventRow(SQLModel, table=True):
+@mapped(event_table)
+class EventRow(Row):
     """An event of a phase with its audience; private events are sealed."""
 
-    __tablename__ = "event"
 
-    id: Optional[int] = Field(default=None, primary_key=True)
-    game_id: str = Field(foreign_key="game.id", index=True)
-    phase_seq: int
-    idx: int
-    audience: str  # JSON list of roles, or ["*"]
-    public_json: Optional[str] = Field(default=None, sa_column=Column(Text))
-    blob: Optional[bytes] = Field(default=None, sa_column=Column(LargeBinary))
-
-
-class Report(SQLModel, table=True):
-    """A rendered report of one role for one phase, sealed for that role."""
-
-    __tablename__ = "report"
-
-    id: Optional[int] = Field(default=None, primary_key=True)
-    game_id: str = Field(foreign_key="game.id", index=True)
-    phase_seq: int
-    role: str
-    fmt: str  # text | html
-    created_at: datetime
-    blob: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+report_table = Table(
+    "report", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("game_id", String, ForeignKey("game.id"), nullable=False, index=True),
+    Column("phase_seq", Integer, nullable=False),
+    Column("role", String, nullable=False),
+    Column("fmt", String, nullable=False),  # context | text | html
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("blob", LargeBinary, nullable=False),
+    # how the sealed bytes are stored: identity (UTF-8, before schema 0005) | zlib
+    Column("encoding", String, nullable=False, default="zlib", server_default="identity"),
+)
 
 
-class Outbox(SQLModel, table=True):
+@mapped(report_table)
+class Report(Row):
+    """A report of one role for one phase, sealed for that role: what it is made from
+    (``fmt`` ``context``, rendered as text and HTML when mailed or shown) or, stored before
+    schema 0005, the rendered text or HTML (pbem.store.reports, pbem.engine.reportstore)."""
+
+
+outbox_table = Table(
+    "outbox", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("game_id", String, index=True),
+    Column("owner", String, nullable=False),  # the role, or "archive" for mail to unknown senders
+    Column("kind", String, nullable=False),  # report | receipt | rejection | notice | reminder
+    Column("to_addr", String, nullable=False),
+    Column("subject", String, nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False),
+    Column("sent_at", UTCDateTime(), index=True),
+    Column("report_seq", Integer),
+    Column("blob", LargeBinary),
+    # delivery: attempts made, and a permanent failure with the server's answer
+    Column("attempts", Integer, nullable=False, default=0, server_default="0"),
+    Column("failed_at", UTCDateTime()),
+    Column("error", Text),
+    # scheduling only (not in the row MAC): the next try after a temporary failure, and the
+    # claim of the `pbem send`/`outbox` run delivering it (pbem.store.outbox)
+    Column("next_try_at", UTCDateTime()),
+    Column("claimed_by", String),
+    Column("claimed_until", UTCDateTime()),
+    Column("mac", String),
+)
+
+
+@mapped(outbox_table)
+class Outbox(Row):
     """Mail waiting to be delivered. Receipts and rejections are stored composed and sealed for
     their reader (``owner``); a report is composed when delivered, from the stored report of
     ``report_seq`` (so adjudication does not pay for MIME encoding)."""
 
-    __tablename__ = "outbox"
 
-    id: Optional[int] = Field(default=None, primary_key=True)
-    game_id: Optional[str] = Field(default=None, index=True)
-    owner: str  # the role, or "archive" for mail to unknown senders
-    kind: str  # report | receipt | rejection | notice | reminder
-    to_addr: str
-    subject: str
-    created_at: datetime
-    sent_at: Optional[datetime] = Field(default=None, index=True)
-    report_seq: Optional[int] = None
-    blob: Optional[bytes] = Field(default=None, sa_column=Column(LargeBinary))
-    # delivery: attempts made, and a permanent failure with the server's answer
-    attempts: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
-    failed_at: Optional[datetime] = None
-    error: Optional[str] = Field(default=None, sa_column=Column(Text))
-    # scheduling only (not in the row MAC): the next try after a temporary failure, and the
-    # claim of the `pbem send`/`outbox` run delivering it (pbem.store.outbox)
-    next_try_at: Optional[datetime] = None
-    claimed_by: Optional[str] = None
-    claimed_until: Optional[datetime] = None
-    mac: Optional[str] = None
+log_line_table = Table(
+    "log_line", metadata,
+    Column("game_id", String, ForeignKey("game.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("line", Text, nullable=False),
+)
 
 
-class LogLine(SQLModel, table=True):
+@mapped(log_line_table)
+class LogLine(Row):
     """One line of a game's public, hash-chained log (DESIGN.md, "The public log")."""
-
-    __tablename__ = "log_line"
-
-    game_id: str = Field(foreign_key="game.id", primary_key=True)
-    seq: int = Field(primary_key=True)
-    line: str = Field(sa_column=Column(Text, nullable=False))

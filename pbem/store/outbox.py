@@ -20,8 +20,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import and_, func, or_, select, update
-from sqlmodel import Session
 
+from pbem.store.base import Session
 from pbem.store.integrity import RowTampered, check_row, session_key
 from pbem.store.models import Outbox
 
@@ -43,13 +43,18 @@ def _due(now: datetime):
 
 def claim(s: Session, token: str, now: datetime, until: datetime, limit: int) -> int:
     """Claim at most ``limit`` due messages (oldest first) for the run ``token`` until
-    ``until``, in one UPDATE (on PostgreSQL the candidate rows are locked with ``FOR UPDATE
-    SKIP LOCKED``; SQLite's write transaction serialises claimers). Returns how many were
-    claimed; read them with :func:`claimed`."""
+    ``until``: their ids are picked (on PostgreSQL locked with ``FOR UPDATE SKIP LOCKED``, so
+    that a concurrent run picks others; SQLite's write transaction serialises claimers), then
+    claimed in one UPDATE. Two statements, because PostgreSQL may run a ``LIMIT`` subquery of
+    an ``UPDATE ... WHERE id IN (...)`` more than once and claim more than ``limit``. Returns
+    how many were claimed; read them with :func:`claimed`."""
     pick = select(_T.c.id).where(_due(now)).order_by(_T.c.id).limit(limit)
     if s.get_bind().dialect.name == "postgresql":
         pick = pick.with_for_update(skip_locked=True)
-    done = s.execute(update(_T).where(_T.c.id.in_(pick), _due(now))
+    ids = list(s.execute(pick).scalars())
+    if not ids:
+        return 0
+    done = s.execute(update(_T).where(_T.c.id.in_(ids), _due(now))
                      .values(claimed_by=token, claimed_until=until)
                      .execution_options(synchronize_session=False))
     return done.rowcount or 0
