@@ -2,8 +2,8 @@
 the messages the judge hands it, each under a time and memory budget (issue 7), and the frames
 they exchange over their pipes (a length, 8 bytes big-endian, then a pickle).
 
-The worker lowers its address-space limit (``RLIMIT_AS``) to what it uses at the start plus
-``budget.memory_mb``, arms a timer of ``budget.seconds`` per message (``SIGALRM``), runs at a
+The worker lowers its address-space limit (``RLIMIT_AS``) to what it uses once a message is
+received plus ``budget.memory_mb`` (raised again to receive the next), arms a timer of ``budget.seconds`` per message (``SIGALRM``), runs at a
 lower priority than the judge (``nice`` +:data:`NICE`), and never collects the judge's objects
 (``gc.freeze``). See :mod:`pbem.engine.readpool` for the judge's side.
 """
@@ -177,8 +177,14 @@ def _worker(tasks: int, results: int, budget: Budget, prepare, slim: bool = Fals
             os.nice(NICE)
         except OSError:
             pass
-        _limit_memory(budget)
+        import resource
+
+        unlimited = resource.getrlimit(resource.RLIMIT_AS)
         while True:
+            # The budget is for reading a message, not for receiving it: the frame (a raw
+            # message, bounded by the archive's size limit) comes in under the limit the
+            # worker started with, then the budget is counted from what the worker holds.
+            resource.setrlimit(resource.RLIMIT_AS, unlimited)
             head = _read_exactly(tasks, _LENGTH.size)
             if head is None:
                 break
@@ -186,6 +192,8 @@ def _worker(tasks: int, results: int, budget: Budget, prepare, slim: bool = Fals
             if body is None:
                 break
             frame = pickle.loads(body)
+            del body
+            _limit_memory(budget)
             if frame[0] == "share":
                 prepare.update(frame[1])
                 continue
