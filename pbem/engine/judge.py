@@ -195,8 +195,9 @@ def _judge_waiting(db, sealer, waiting: deque, now, settings, most: int,
         duplicates, reading = waiting.popleft()
         taken.append((duplicates, reading.results()))
         count += len(taken[-1][1])
-    judged = iter(_judge(db, sealer, [m for _, read in taken for m in read], now, settings,
-                         each=True, run=run))
+    messages = [m for _, read in taken for m in read]
+    judged = iter(_judge(db, sealer, messages, now, settings, each=True, run=run)
+                  if messages else [])  # only duplicates: nothing to judge, no transaction
     verdicts: list[Verdict] = []
     for duplicates, read in taken:
         verdicts += duplicates

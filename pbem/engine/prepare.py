@@ -14,8 +14,15 @@ exactly what it would compute itself (:func:`pbem.engine.accept.accept_orders`):
 digests always (they are functions of the text), the problems only when they were found
 against the game state and window the judge holds (the :attr:`Snapshot.token`); anything
 missing, failed or out of date the judge computes as before. The judge tells the readers a
-game's position once it has loaded it (:meth:`Preparer.snapshot`), so the messages of a batch
-read after that are prepared against it.
+game's position once it has judged a few order sets for it in a batch (pbem.engine.judge,
+``SHARE_AFTER``: :meth:`Preparer.snapshot`), so the messages read after that are prepared
+against it. Checking orders against a role state loaded once relies on the ruleset interface's
+rule that ``check`` does not change the state it is given (docs/rulesets.md; tested for every
+installed game by tests/test_check_leaves_the_state.py).
+
+The readers are forks of the judge: they hold in memory what it held when they were forked (the
+master key among it), so giving them the secret parts of a game's state exposes nothing they
+could not read already. What they return is only ever used by the judge as described above.
 """
 
 from __future__ import annotations

@@ -11,11 +11,18 @@ the results back over a pipe, while the judge works on the chunks already read. 
   never in the judge;
 - arms a timer of ``budget.seconds`` per message (``SIGALRM``), so a slow message is given up
   at a bytecode boundary;
-- runs at a lower scheduling priority than the judge (``nice`` +:data:`NICE`), so that on a
-  machine with as many cores as processes the judge, which writes every result, is never
-  made to wait for a reader that is only reading ahead;
+- may run at a lower scheduling priority than the judge (``nice`` +:data:`NICE`, off by
+  default);
+- never collects the judge's objects (``gc.freeze``), and after reading a message may do
+  judging work ahead of the judge (``prepare``, pbem.engine.prepare) under a time budget of its
+  own;
 - is replaced by a fresh one after :data:`RECYCLE_AFTER` messages, so that what a long run
   leaves in its heap never eats into the memory budget of later messages.
+
+A worker is forked when the first message is handed to it (one message forks one worker), and
+lives until the pool closes; what a worker does is :mod:`pbem.engine.readworker`. Messages go
+to the worker with the fewest waiting, as frames over a pipe (a pipe of 1 MiB where Linux
+allows); results come back in order on another.
 
 The judge's side watches every worker: a worker that sends nothing for twice the time budget
 while it has work (a parser stuck inside C code) is killed, and one that dies (a crash, the
@@ -130,14 +137,21 @@ class _Worker:
             os.close(self.task_fd)
 
     def take(self) -> list[tuple[object, ReadMessage | None]]:
-        """Decode the whole results in the buffer."""
+        """Decode the whole results in the buffer (read in place; the buffer is shortened
+        once, not after each result)."""
         out = []
-        while len(self.buffer) >= _LENGTH.size:
-            (n,) = _LENGTH.unpack_from(self.buffer)
-            if len(self.buffer) < _LENGTH.size + n:
-                break
-            out.append(pickle.loads(bytes(self.buffer[_LENGTH.size:_LENGTH.size + n])))
-            del self.buffer[:_LENGTH.size + n]
+        buffer, pos = self.buffer, 0
+        with memoryview(buffer) as view:
+            while len(buffer) - pos >= _LENGTH.size:
+                (n,) = _LENGTH.unpack_from(buffer, pos)
+                start = pos + _LENGTH.size
+                if len(buffer) - start < n:
+                    break
+                with view[start:start + n] as frame:
+                    out.append(pickle.loads(frame))
+                pos = start + n
+        if pos:
+            del buffer[:pos]
         return out
 
     def finish(self) -> None:
@@ -188,6 +202,7 @@ class ReadPool:
         self._next = 0
         self._polled = time.monotonic()
         self._sel: selectors.BaseSelector | None = None
+        self._scratch = bytearray(PIPE_BYTES)
 
     def __enter__(self) -> "ReadPool":
         return self
@@ -260,12 +275,13 @@ class ReadPool:
         """Poll the workers until every key of ``keys`` is answered (``wait``) or once (not
         ``wait``); True when all are."""
         stuck_after = 2 * self.budget.seconds + 1
-        while True:
-            self._poll(stuck_after, 0.5 if wait else 0.0)
-            if all(k in self.done for k in keys):
-                return True
+        if not wait:
+            self._poll(stuck_after, 0.0)
+        while not all(k in self.done for k in keys):  # checked first: all may be in already
             if not wait:
                 return False
+            self._poll(stuck_after, 0.5)
+        return True
 
     def _poll(self, stuck_after: float, timeout: float) -> None:
         now = time.monotonic()
@@ -281,15 +297,16 @@ class ReadPool:
             if events & selectors.EVENT_WRITE:
                 w.push()
                 continue
-            try:
-                data = os.read(w.fd, PIPE_BYTES)
+            try:  # into one buffer of the pool's: os.read would allocate PIPE_BYTES each time
+                got = os.readv(w.fd, [self._scratch])
             except BlockingIOError:
                 continue
-            if not data:  # the worker has ended
+            if not got:  # the worker has ended
                 self._collect(w)
                 self._give_up(w, kill=False)
                 continue
-            w.buffer += data
+            with memoryview(self._scratch) as data:
+                w.buffer += data[:got]
             w.last = now
             self._collect(w)
         for w in list(self.workers):

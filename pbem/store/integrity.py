@@ -28,7 +28,6 @@ at an earlier time.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 from datetime import datetime, timezone
 from typing import Mapping
@@ -318,8 +317,14 @@ def insert_rows(s, model, rows: list[dict]) -> list[int]:
     ids = new_ids(s, t, len(rows))
     if ids is not None:  # one INSERT of the rows with their ids and MACs
         full = []
+        filled: dict = {}  # the defaults of the columns a row leaves out, per set of keys
         for row, rid in zip(rows, ids):
-            values = dict(_with_defaults(table, dict(row, id=rid)))
+            keys = frozenset(row)
+            fill = filled.get(keys)
+            if fill is None:
+                fill = filled[keys] = {n: v for n, v in _with_defaults(table, {}).items()
+                                       if n not in keys and n != "id"}
+            values = {**row, **fill, "id": rid}
             values["mac"] = row_mac(key, table, values)
             full.append(values)
         s.execute(insert(t), full)
