@@ -54,13 +54,13 @@ def render_reports(referee: Referee, game_id: str) -> int:
     from pbem.store import repo
     from pbem.store.reports import find_report
 
-    n = 0
+    n, cache = 0, {}  # one cache for the phase's readers, as a delivery run keeps one
     with referee.db.read() as s:
         latest = find_report(s, game_id, "*")  # the phase just resolved (delivery: the outbox
         if latest is None:                     # row's report_seq)
             return 0
         for role in [p.role for p in repo.players(s, game_id)] + ["*"]:
-            n += len(report_parts(s, referee.sealer, game_id, role, latest.phase_seq))
+            n += len(report_parts(s, referee.sealer, game_id, role, latest.phase_seq, cache))
     return n
 
 

@@ -7,8 +7,8 @@ import shutil
 
 import pytest
 from conftest import incoming, raw_connect, sqlite_only
-from test_store_integrity import (NEW_IN_0003, _drop_0003, attack, next_referee, peek,
-                                  game)  # noqa: F401  (the fixture)
+from test_store_integrity import (NEW_IN_0003, _drop_0003, _drop_0006, attack, next_referee,
+                                  peek, game)  # noqa: F401  (the fixture)
 
 from pbem.store.db import SCHEMA_HEAD
 from pbem.store.integrity import PROTECTED_V1, ROW_MACS_SETTING, protected_marker, row_mac
@@ -36,6 +36,7 @@ def rewrite_as(referee, protected: dict, drop, marker: int, revision: str) -> No
     referee.db.dispose()
     con = raw_connect(referee.home.url)
     try:
+        _drop_0006(con)  # every revision rewritten to is older than 0006
         drop(con)
         for sql, params in updates:
             con.execute(sql, params)

@@ -236,7 +236,19 @@ NEW_IN_0004 = {"player": ("key_type", "encrypt_reports")}
 NEW_IN_0005 = {"report": ("encoding",)}
 
 
+NEW_IN_0006 = ("ix_report_game_role_phase", "ix_event_game_phase", "ix_order_set_game_phase")
+"""The indexes schema 0006 adds (migrations/versions/0006_lookup_indexes.py)."""
+
+
+def _drop_0006(con):
+    """Drop the indexes added by 0006 (IF EXISTS: a later step may ask again)."""
+    for name in NEW_IN_0006:
+        con.execute(f"DROP INDEX IF EXISTS {name}")
+
+
 def _drop_0005(con):
+    """Drop the column added by 0005 and everything later."""
+    _drop_0006(con)
     for table, cols in NEW_IN_0005.items():
         for col in cols:
             con.execute(f"ALTER TABLE {table} DROP COLUMN {col}")

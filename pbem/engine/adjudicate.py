@@ -99,29 +99,26 @@ def process(db, sealer, *, now: datetime, entropy, game_id: str | None = None,
                        accept_late=accept_late)
 
 
-def start_run(db, now: datetime) -> datetime | None:
-    """Record ``now`` as the time of this ``pbem process`` run and return the previous run's
-    (None: never), in one transaction: the downtime guard compares windows with it. Called
-    once per run (by the parent, when several workers share the run)."""
+def start_run(db, now: datetime, game_id: str | None = None) -> tuple[datetime | None, list]:
+    """Record ``now`` as the time of this ``pbem process`` run and list what it looks at, in
+    one transaction: ``(the previous run's time (None: never), the due games)``. The
+    downtime guard compares windows with the first; the second are the ids of the games with
+    an open window (only ``game_id``, if given), the oldest deadline first, each to be
+    handled once (:func:`process_game`). Called once per run (by the parent, when several
+    workers share the run). Raises NotFound for a ``game_id`` that is no game."""
+    from pbem.engine.errors import NotFound
     from pbem.engine.headers import format_time, parse_issued
     from pbem.store.models import Setting
 
     with db.write() as s:
+        if game_id is not None and repo.get_game(s, game_id) is None:
+            raise NotFound(f"no game {game_id!r} (see `pbem status`)")
         row = s.get(Setting, LAST_RUN_SETTING)
         previous = parse_issued(row.value) if row else None
         s.merge(Setting(key=LAST_RUN_SETTING, value=format_time(now)))
-    return previous
-
-
-def due_games(db, game_id: str | None = None) -> list[str]:
-    """The ids of the games with an open window (only ``game_id``, if given), the oldest
-    deadline first: what a run looks at (each once: :func:`process_game`)."""
-    with db.read() as s:
-        seen: dict[str, None] = {}
-        for p in repo.open_phases(s):
-            if game_id is None or p.game_id == game_id:
-                seen.setdefault(p.game_id)
-    return list(seen)
+        if game_id is not None:
+            return previous, [game_id] if repo.open_phase(s, game_id) is not None else []
+        return previous, list(dict.fromkeys(p.game_id for p in repo.open_phases(s)))
 
 
 def process_game(db, sealer, gid: str, *, now: datetime, entropy, force: bool = False,
@@ -132,7 +129,7 @@ def process_game(db, sealer, gid: str, *, now: datetime, entropy, force: bool = 
     resolve its open window if it is ready, and the window that opens after it while that one
     is ready at once, or postpone it (downtime guard), or queue its due reminders. Returns the
     results in order (empty: nothing to do), or None when another transaction holds the game
-    (another worker is on it) or it does not exist. ``last_run``: :func:`start_run`'s value.
+    (another worker is on it) or it does not exist. ``last_run``: :func:`start_run`'s first value.
     ``entropy`` may offer ``for_phase(game_id, seq)``, the entropy to draw this game's new
     seeds from (tests and replays: the bytes a game gets then do not depend on which worker
     takes it, or in which order)."""

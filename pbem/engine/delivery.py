@@ -124,7 +124,7 @@ class DeliveryRun:
                 and not (self.stopped and not self.sent))
 
 
-def compose_queued(s, sealer, row) -> tuple[str, bytes]:
+def compose_queued(s, sealer, row, cache: dict | None = None) -> tuple[str, bytes]:
     """``(From address, message bytes)`` of a queued Outbox ``row``: a report is rendered in
     text and HTML from its stored context of ``report_seq`` (or taken as stored rendered by
     a pbem before schema 0005: pbem.engine.reportstore) and composed (encrypted to the
@@ -132,7 +132,8 @@ def compose_queued(s, sealer, row) -> tuple[str, bytes]:
     rejection, notice or reminder from its sealed letter. Raises ComposeError
     (pbem.mail.errors) for a mail that cannot be made (an address that is not one),
     ReportTemplateError for a template that fails, anything else for a row whose stored parts
-    cannot be read back."""
+    cannot be read back. ``cache``: kept by the caller for the reports it composes in one
+    run (pbem.engine.reportstore.report_parts)."""
     from pbem.engine.publish import compose_letter, compose_report, open_letter
     from pbem.engine.reportstore import report_parts
     from pbem.store import repo
@@ -141,7 +142,7 @@ def compose_queued(s, sealer, row) -> tuple[str, bytes]:
         game = repo.get_game(s, row.game_id)
         if game is None:
             raise LookupError(f"its game {row.game_id!r} is not in the database")
-        parts = report_parts(s, sealer, row.game_id, row.owner, row.report_seq)
+        parts = report_parts(s, sealer, row.game_id, row.owner, row.report_seq, cache)
         from pbem.store.models import Player
 
         player = s.get(Player, (row.game_id, row.owner))
@@ -171,6 +172,7 @@ def deliver_queued(db, sealer, transport, *, clock: Callable[[], datetime],
     token = token or secrets.token_hex(16)
     run = DeliveryRun()
     seen: set[int] = set()
+    contexts: dict = {}  # the public report contexts read this run (reportstore.report_parts)
     tried = 0
     try:
         while limit is None or tried < limit:
@@ -198,7 +200,7 @@ def deliver_queued(db, sealer, transport, *, clock: Callable[[], datetime],
                                 attempts=row.attempts or 0)
                 try:
                     with db.read() as s:
-                        sender, data = compose_queued(s, sealer, row)
+                        sender, data = compose_queued(s, sealer, row, contexts)
                 except ComposeError as e:
                     out.status, out.answer = "failed", f"cannot be composed: {e}"
                     with db.write() as s:

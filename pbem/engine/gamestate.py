@@ -17,7 +17,7 @@ from pbem.engine.headers import format_time
 from pbem.engine.ruleset import PUBLIC, REFEREE, Event, Parts, Window
 from pbem.engine.schedule import game_schedule  # noqa: F401 (re-exported)
 from pbem.store import repo
-from pbem.store.models import EventRow, Game, Phase, Player
+from pbem.store.models import Game, Phase, Player
 
 STATE = "state"
 
@@ -97,9 +97,13 @@ class GameContext:
         """Open ``game``: decrypt every part of its state. Raises SealError on tampering."""
         players = repo.players(session, game.id)
         ruleset = registry.get(game.ruleset)
+        # every state part and the referee's values a phase reads or writes, in one query
+        rows = repo.preload_sealed(session, game.id, [
+            STATE, "hidden-seed", "setup-salt", dice_seed_purpose(game.phase_seq),
+            dice_seed_purpose(game.phase_seq + 1)])
         secret = {}
         for owner in [p.role for p in players] + [REFEREE]:
-            row = repo.get_sealed(session, game.id, owner, STATE)
+            row = rows.get((owner, STATE))
             data = sealer.open(game.id, owner, STATE, game.state_version, row.blob) if row else b"{}"
             secret[owner] = json.loads(data)
         referee = secret.pop(REFEREE)
@@ -211,16 +215,19 @@ class GameContext:
         public one as its line in the public log (its row keeps only its place and audience:
         the log line is the event, and storing it twice cost Altassar 2.7 KB a phase)."""
         start = repo.event_count(self.session, self.game.id, seq)
+        rows = []
         for i, ev in enumerate(events, start=start):
-            row = EventRow(game_id=self.game.id, phase_seq=seq, idx=i,
-                           audience=json.dumps(list(ev.audience)))
+            blob = None
             if ev.public:
                 self.log("event", now, phase=phase_id, kind=ev.kind, text=ev.text, data=ev.data)
             else:
                 payload = json.dumps(ev.to_json(), sort_keys=True)
                 owner = ev.audience[0] if len(ev.audience) == 1 else REFEREE
-                row.blob = self.sealer.seal(self.game.id, owner, f"event:{seq}", i, payload.encode())
-            self.session.add(row)
+                blob = self.sealer.seal(self.game.id, owner, f"event:{seq}", i, payload.encode())
+            rows.append({"game_id": self.game.id, "phase_seq": seq, "idx": i,
+                         "audience": json.dumps(list(ev.audience)), "public_json": None,
+                         "blob": blob})
+        repo.add_events(self.session, rows)
 
     # ------------------------------------------------------------ phases
 
@@ -235,7 +242,9 @@ class GameContext:
         game = self.game
         seq = game.phase_seq + 1
         seed = entropy(32)
-        self.put_secret(dice_seed_purpose(seq), seed)
+        # a phase's seq is never used twice (an undone phase's seq is not reopened): new row
+        blob = self.sealer.seal(game.id, REFEREE, dice_seed_purpose(seq), 0, seed)
+        repo.add_sealed(self.session, game.id, REFEREE, dice_seed_purpose(seq), 0, blob)
         deadline = game_schedule(game).deadline_for(now, window.short)
         commit = commitment(seed)
         phase = Phase(game_id=game.id, seq=seq, turn=window.turn, name=window.phase,

@@ -20,6 +20,7 @@ from datetime import datetime
 
 from pbem.engine.ruleset import PUBLIC, Window
 from pbem.reports.context import format_deadline, order_header, report_context
+from pbem.store import repo
 from pbem.store.models import Outbox, Phase
 
 
@@ -86,7 +87,7 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
     from pbem.engine.gamestate import game_schedule, reader_zone, role_state
 
     schedule = game_schedule(game)
-    stored = []
+    stored, mail = [], []
     referee_fp = ctx.sealer.referee_signing_key(game.id).public_key().fingerprint
     lines, head = ctx.log_position()
     log_position = {"lines": lines, "head": head}
@@ -118,7 +119,8 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
             template=template, outcome=outcome_ctx, setup=setup, now=now)
         stored.append((reader, context))
         if player is not None:
-            _queue_report(ctx, player, context, seq, now)
+            mail.append(_report_mail(ctx, player, context, seq, now))
+    repo.insert_protected(ctx.session, Outbox, mail)  # one statement for every reader
     folder = template_folder()  # the referee's (raises when missing): recorded with the reports
     templates = str(folder) if folder is not None else None
     store_contexts(ctx.session, ctx.sealer, game.id, seq, stored, now, templates)
@@ -145,14 +147,15 @@ def report_subject(game_id: str, title: str, reported: dict | None, next_window:
     return f"[{game_id}] {title}: {what} for {role}; {tail}"
 
 
-def _queue_report(ctx, player, context, seq: int, now: datetime) -> None:
-    """Queue the report of phase ``seq`` for ``player``; it is composed when delivered."""
+def _report_mail(ctx, player, context, seq: int, now: datetime) -> dict:
+    """The outbox row (a dict for repo.insert_protected) queueing the report of phase ``seq``
+    for ``player``; it is composed when delivered."""
     game = ctx.game
     subject = report_subject(game.id, game.title, context["reported"], context["next"],
                              player.role)
-    ctx.session.add(Outbox(game_id=game.id, owner=player.role, kind="report",
-                           to_addr=player.email, subject=subject, created_at=now,
-                           report_seq=seq))
+    return {"game_id": game.id, "owner": player.role, "kind": "report",
+            "to_addr": player.email, "subject": subject, "created_at": now,
+            "report_seq": seq}
 
 
 def compose_report(game, row, text: str, html: str) -> bytes:

@@ -95,8 +95,6 @@ def store_contexts(session, sealer, game_id: str, seq: int, contexts: list[tuple
     the referee's template folder in force (an absolute path; None: pbem's own). Raises
     TypeError/ValueError for a context that is not JSON values, LookupError without the
     public one."""
-    from pbem.store.models import Report
-
     public = next((c for r, c in contexts if r == "*"), None)
     if public is None:
         raise LookupError(f"phase {seq} of {game_id}: no public report context to store")
@@ -109,6 +107,7 @@ def store_contexts(session, sealer, game_id: str, seq: int, contexts: list[tuple
         if base is not None and base.phase_seq < seq:
             base_ref = {"role": "*", "seq": base.phase_seq}
             base_raw = _open_raw(session, sealer, base, 0)[0]
+    rows = []
     for reader, context in contexts:
         if reader == "*":
             payload = _pack(public_raw, base_ref, base_raw, templates)
@@ -116,13 +115,15 @@ def store_contexts(session, sealer, game_id: str, seq: int, contexts: list[tuple
             payload = _pack(_dump(context), {"role": "*", "seq": seq}, public_raw, templates)
         blob = sealer.seal(game_id, _owner(reader), _purpose(seq, store.CONTEXT, "zlib"), 0,
                            payload)
-        session.add(Report(game_id=game_id, phase_seq=seq, role=reader, fmt=store.CONTEXT,
-                           encoding="zlib", created_at=now, blob=blob))
+        rows.append({"game_id": game_id, "phase_seq": seq, "role": reader,
+                     "fmt": store.CONTEXT, "encoding": "zlib", "created_at": now, "blob": blob})
+    store.add_reports(session, rows)
 
 
-def _open_raw(s, sealer, row, depth: int) -> tuple[bytes, str | None]:
+def _open_raw(s, sealer, row, depth: int,
+              cache: dict | None = None) -> tuple[bytes, str | None]:
     """(the context JSON (bytes), the template folder) of the context ``row``, its
-    dictionaries read as needed."""
+    dictionaries read as needed (through ``cache`` when given: see :func:`report_parts`)."""
     payload = sealer.open(row.game_id, _owner(row.role),
                           _purpose(row.phase_seq, store.CONTEXT, "zlib"), 0, row.blob)
     head, _, body = payload.partition(b"\n")
@@ -144,11 +145,7 @@ def _open_raw(s, sealer, row, depth: int) -> tuple[bytes, str | None]:
         if not ok or depth >= _MAX_DEPTH:
             raise StoredReportError(f"{where}: expected as dictionary an earlier public "
                                     f"context, found {ref!r}")
-        base = store.public_context(s, row.game_id, ref["seq"])
-        if base is None:
-            raise StoredReportError(f"{where}: its dictionary, the public context of phase "
-                                    f"{ref['seq']}, is missing")
-        zdict = _open_raw(s, sealer, base, depth + 1)[0]
+        zdict = _dictionary(s, sealer, row.game_id, ref["seq"], depth + 1, cache, where)
     z = zlib.decompressobj(zdict=zdict) if zdict else zlib.decompressobj()
     try:
         raw = z.decompress(body) + z.flush()
@@ -159,12 +156,29 @@ def _open_raw(s, sealer, row, depth: int) -> tuple[bytes, str | None]:
     return raw, templates
 
 
-def open_context(s, sealer, row) -> tuple[dict, str | None]:
+def _dictionary(s, sealer, game_id: str, seq: int, depth: int, cache: dict | None,
+                where: str) -> bytes:
+    """The context JSON of the public report of phase ``seq``, the dictionary of another
+    row: read once per ``cache`` (a phase's readers share theirs, public ones their key)."""
+    key = (game_id, seq)
+    if cache is not None and key in cache:
+        return cache[key]
+    base = store.public_context(s, game_id, seq)
+    if base is None:
+        raise StoredReportError(f"{where}: its dictionary, the public context of phase "
+                                f"{seq}, is missing")
+    raw = _open_raw(s, sealer, base, depth, cache)[0]
+    if cache is not None:
+        cache[key] = raw
+    return raw
+
+
+def open_context(s, sealer, row, cache: dict | None = None) -> tuple[dict, str | None]:
     """``(context, template folder)`` stored in the report row ``row`` (``fmt`` ``context``):
     the context without its text map, and the referee's template folder in force when it
-    was made (None: pbem's own). Raises StoredReportError (or the sealer's error) for a row
-    that cannot be read."""
-    raw, templates = _open_raw(s, sealer, row, 0)
+    was made (None: pbem's own). ``cache``: see :func:`report_parts`. Raises
+    StoredReportError (or the sealer's error) for a row that cannot be read."""
+    raw, templates = _open_raw(s, sealer, row, 0, cache)
     return json.loads(raw), templates
 
 
@@ -220,16 +234,20 @@ def report_body(s, sealer, game_id: str, role: str, fmt: str,
     return None if row is None else (row.phase_seq, body_of(s, sealer, row, fmt))
 
 
-def report_parts(s, sealer, game_id: str, role: str, phase_seq: int) -> dict[str, str]:
+def report_parts(s, sealer, game_id: str, role: str, phase_seq: int,
+                 cache: dict | None = None) -> dict[str, str]:
     """``{"text": ..., "html": ...}``: ``role``'s report of phase ``phase_seq`` in both formats
-    (a context row opened once). Raises LookupError when a format is not stored."""
+    (a context row opened once). ``cache``: a dict the caller keeps while it reads the
+    reports of one database (a delivery run): the public contexts that other rows are
+    compressed against are read and opened once for all of them (a phase's readers share
+    one; stored rows never change). Raises LookupError when a format is not stored."""
     parts: dict[str, str] = {}
     for fmt in ("text", "html"):
         row = store.find_report(s, game_id, role, phase_seq, fmt=fmt)
         if row is None:
             raise LookupError(f"no stored {fmt} report of phase {phase_seq} for {role}")
         if row.fmt == store.CONTEXT:
-            context, templates = open_context(s, sealer, row)
+            context, templates = open_context(s, sealer, row, cache)
             return {f: render(context, f, templates) for f in ("text", "html")}
         parts[fmt] = _rendered_body(sealer, row)
     return parts
@@ -238,10 +256,10 @@ def report_parts(s, sealer, game_id: str, role: str, phase_seq: int) -> dict[str
 def all_report_bodies(s, sealer, game_id: str) -> list[dict]:
     """Every report of a game as ``{"seq", "role", "fmt", "body"}``, by phase, role and
     format (``html`` before ``text``): a context row gives both."""
-    out = []
+    out, cache = [], {}
     for row in store.game_reports(s, game_id):
         if row.fmt == store.CONTEXT:
-            context, templates = open_context(s, sealer, row)
+            context, templates = open_context(s, sealer, row, cache)
             for fmt in ("html", "text"):
                 out.append({"seq": row.phase_seq, "role": row.role, "fmt": fmt,
                             "body": render(context, fmt, templates)})

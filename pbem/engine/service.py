@@ -288,9 +288,7 @@ class Referee(MailCommands, GameAdmin):
         died)."""
         from pbem.engine.workers import process_due
 
-        if game_id is not None:
-            self.game(game_id)
-        try:
+        try:  # a game_id that is no game: NotFound (adjudicate.start_run)
             return process_due(self.db, self.sealer, now=self.clock(), entropy=self.entropy,
                                game_id=game_id, force=force, accept_late=accept_late,
                                workers=workers, on_start=on_start, on_game=on_game)

@@ -1,7 +1,7 @@
 """``pbem process --due`` with one worker or several (DESIGN.md "Storage"; docs/operations.md).
 
-A run records its time once (:func:`pbem.engine.adjudicate.start_run`), lists the games with an
-open window (:func:`~pbem.engine.adjudicate.due_games`) and hands each to exactly one worker,
+A run records its time once and lists the games with an open window, in one transaction
+(:func:`pbem.engine.adjudicate.start_run`), and hands each game to exactly one worker,
 which handles it in one write transaction (:func:`~pbem.engine.adjudicate.process_game`): the
 game row is claimed with ``SELECT ... FOR UPDATE SKIP LOCKED`` on PostgreSQL, so separate
 ``pbem process`` commands sharing a database never work on the same game at once either (a game
@@ -81,8 +81,7 @@ def process_due(db, sealer, *, now: datetime, entropy, game_id: str | None = Non
     ``workers`` < 1."""
     if workers < 1:
         raise ValueError(f"workers: expected 1 or more, found {workers}")
-    last_run = adjudicate.start_run(db, now)
-    gids = adjudicate.due_games(db, game_id)
+    last_run, gids = adjudicate.start_run(db, now, game_id)
     if on_start is not None:
         on_start(len(gids))
     job = {"now": now, "entropy": entropy, "force": force, "accept_late": accept_late,

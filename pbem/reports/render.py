@@ -45,12 +45,28 @@ _AUTOESCAPED = ("html", "html.j2", "svg.j2")
 @lru_cache(maxsize=1)
 def _default_environment():
     """The shared Jinja environment over the project's ``templates/`` folder."""
-    from jinja2 import FileSystemLoader
+    from jinja2 import FileSystemLoader, TemplateNotFound
 
     from pbem.resources import templates_dir
 
-    # pbem's own templates do not change while it runs: no stat of the file on every render
-    return _configure(_environment_class()(loader=FileSystemLoader(str(templates_dir())),
+    class _OwnLoader(FileSystemLoader):
+        """pbem's own templates do not change while it runs: a name found missing (a
+        ruleset's own ``atlantis/report.html.j2`` tried before the common one, twice a
+        report) is not looked for on disk again (Jinja caches only the templates found)."""
+
+        missing: set = set()
+
+        def get_source(self, environment, template):
+            if template in self.missing:
+                raise TemplateNotFound(template)
+            try:
+                return super().get_source(environment, template)
+            except TemplateNotFound:
+                self.missing.add(template)
+                raise
+
+    # ... and no stat of the file on every render either (auto_reload off)
+    return _configure(_environment_class()(loader=_OwnLoader(str(templates_dir())),
                                            auto_reload=False, **_options()))
 
 

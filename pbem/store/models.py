@@ -18,8 +18,8 @@ checked whenever the row is read, computed whenever it is written.
 
 from __future__ import annotations
 
-from sqlalchemy import (Boolean, Column, ForeignKey, Integer, LargeBinary, String, Table, Text,
-                        UniqueConstraint)
+from sqlalchemy import (Boolean, Column, ForeignKey, Index, Integer, LargeBinary, String, Table,
+                        Text, UniqueConstraint)
 
 from pbem.store.base import Row, UTCDateTime, mapped, metadata
 
@@ -187,6 +187,7 @@ order_set_table = Table(
     # the header said ``wait: yes``: hold the window to its deadline (no early close)
     Column("wait", Boolean, nullable=False, default=False, server_default="0"),
     Column("mac", String),
+    Index("ix_order_set_game_phase", "game_id", "phase_seq"),  # schema 0006
 )
 
 
@@ -205,6 +206,7 @@ event_table = Table(
     Column("audience", String, nullable=False),  # JSON list of roles, or ["*"]
     Column("public_json", Text),
     Column("blob", LargeBinary),
+    Index("ix_event_game_phase", "game_id", "phase_seq"),  # schema 0006
 )
 
 
@@ -224,6 +226,7 @@ report_table = Table(
     Column("blob", LargeBinary, nullable=False),
     # how the sealed bytes are stored: identity (UTF-8, before schema 0005) | zlib
     Column("encoding", String, nullable=False, default="zlib", server_default="identity"),
+    Index("ix_report_game_role_phase", "game_id", "role", "phase_seq"),  # schema 0006
 )
 
 

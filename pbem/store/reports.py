@@ -25,7 +25,7 @@ from pbem.store.models import Phase, Report
 if TYPE_CHECKING:
     from pbem.store.base import Session
 
-__all__ = ["CONTEXT", "RENDERED", "find_report", "public_context", "public_contexts",
+__all__ = ["CONTEXT", "RENDERED", "find_report", "add_reports", "public_context", "public_contexts",
            "public_context_at", "game_reports", "uncompressed", "set_compressed"]
 
 CONTEXT = "context"
@@ -35,45 +35,78 @@ RENDERED = ("text", "html")
 _T = Report.__table__
 
 
+def _report_queries() -> dict:
+    """The report lookups of a phase and of delivery, built once (Core statements with bound
+    parameters: building a statement and loading ORM objects cost ten times SQLite's own
+    work on these indexed lookups, schema 0006)."""
+    from sqlalchemy import bindparam, func
+
+    g, r, fmt = bindparam("g"), bindparam("r"), bindparam("fmt")
+    base = select(_T).where(_T.c.game_id == g, _T.c.role == r,
+                            _T.c.fmt.in_([fmt, bindparam("ctx")]))
+    newest = (_T.c.phase_seq.desc(), _T.c.id.desc())
+    public = (_T.c.game_id == g, _T.c.role == "*", _T.c.fmt == CONTEXT)
+    return {
+        "at": base.where(_T.c.phase_seq == bindparam("seq")).order_by(*newest).limit(1),
+        "latest": base.where(_T.c.phase_seq.not_in(select(Phase.__table__.c.seq).where(
+            Phase.__table__.c.game_id == g, Phase.__table__.c.status == "undone")
+            .scalar_subquery())).order_by(*newest).limit(1),
+        "public": select(_T).where(*public, _T.c.phase_seq == bindparam("seq"))
+        .order_by(_T.c.id).limit(1),
+        "count": select(func.count()).select_from(_T).where(*public),
+        "nth": select(_T).where(*public).order_by(_T.c.phase_seq, _T.c.id)
+        .offset(bindparam("n")).limit(1),
+    }
+
+
+_QUERIES: dict = {}
+
+
+def _query(name: str):
+    if not _QUERIES:
+        _QUERIES.update(_report_queries())
+    return _QUERIES[name]
+
+
 def find_report(s: Session, game_id: str, role: str, phase_seq: int | None = None, *,
-                fmt: str = "text") -> Report | None:
+                fmt: str = "text"):
     """The row of ``role``'s report of phase ``phase_seq`` in the format ``fmt`` (``text`` or
     ``html``): its context row, or (stored before schema 0005) its rendered row of that
     format. With ``phase_seq`` None, the latest that is not of a phase the referee undid (pbem
     game undo: the report before it describes the position in force again). None if there is
-    none."""
-    q = select(Report).where(Report.game_id == game_id, Report.role == role,
-                             Report.fmt.in_((fmt, CONTEXT)))
+    none. The row has the columns of Report as attributes (a read-only row, not an ORM
+    object)."""
+    args = {"g": game_id, "r": role, "fmt": fmt, "ctx": CONTEXT}
     if phase_seq is not None:
-        q = q.where(Report.phase_seq == phase_seq)
-    else:
-        q = q.where(Report.phase_seq.not_in(select(Phase.seq).where(
-            Phase.game_id == game_id, Phase.status == "undone")))
-    return s.exec(q.order_by(Report.phase_seq.desc(), Report.id.desc())).first()
+        return s.execute(_query("at"), dict(args, seq=phase_seq)).first()
+    return s.execute(_query("latest"), args).first()
 
 
-def public_context(s: Session, game_id: str, phase_seq: int) -> Report | None:
-    """The context row of the public report (role ``"*"``) of phase ``phase_seq``, or None."""
-    return s.exec(select(Report).where(
-        Report.game_id == game_id, Report.role == "*", Report.fmt == CONTEXT,
-        Report.phase_seq == phase_seq).order_by(Report.id)).first()
+def public_context(s: Session, game_id: str, phase_seq: int):
+    """The context row of the public report (role ``"*"``) of phase ``phase_seq``, or None
+    (a read-only row, as :func:`find_report`'s)."""
+    return s.execute(_query("public"), {"g": game_id, "seq": phase_seq}).first()
 
 
 def public_contexts(s: Session, game_id: str) -> int:
     """How many context rows of the public report the game has."""
-    from sqlalchemy import func
-
-    return int(s.execute(select(func.count()).select_from(_T).where(
-        _T.c.game_id == game_id, _T.c.role == "*", _T.c.fmt == CONTEXT)).scalar_one())
+    return int(s.execute(_query("count"), {"g": game_id}).scalar_one())
 
 
-def public_context_at(s: Session, game_id: str, position: int) -> Report | None:
+def public_context_at(s: Session, game_id: str, position: int):
     """The game's context row of the public report at ``position`` (0: the earliest, the
     setup report's unless the game began before schema 0005) in the order of their phases, or
-    None."""
-    return s.exec(select(Report).where(
-        Report.game_id == game_id, Report.role == "*", Report.fmt == CONTEXT)
-        .order_by(Report.phase_seq, Report.id).offset(position).limit(1)).first()
+    None (a read-only row, as :func:`find_report`'s)."""
+    return s.execute(_query("nth"), {"g": game_id, "n": position}).first()
+
+
+def add_reports(s: Session, rows: list[dict]) -> None:
+    """Insert report rows (dicts of Report columns without ``id``) in one statement (a
+    phase's readers' contexts: pbem.engine.reportstore.store_contexts)."""
+    from sqlalchemy import insert
+
+    if rows:
+        s.execute(insert(_T), rows)
 
 
 def game_reports(s: Session, game_id: str) -> list[Report]:
