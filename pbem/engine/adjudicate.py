@@ -186,7 +186,13 @@ def _step(s, sealer, game, phase, window, held, *, now, entropy, force, accept_l
         return [_postpone(s, sealer, game, phase, missing, {o.role for o in held},
                           last_run, now, guard)], None
     ctx = GameContext.load(s, sealer, game)
-    resolved, nxt = _resolve(ctx, phase, window, held, now=now, entropy=entropy, forced=force)
+    # the phase's changes to ORM rows (game, phase, sealed) are written in one flush when the
+    # transaction ends or the next window is looked at, not before each query it makes: its
+    # queries read only what Core statements have written (events, reports, mail, log) or
+    # what the session holds (pbem.store.repo.preload_sealed)
+    with s.no_autoflush:
+        resolved, nxt = _resolve(ctx, phase, window, held, now=now, entropy=entropy,
+                                 forced=force)
     return [resolved], (None if resolved.ended else nxt)
 
 

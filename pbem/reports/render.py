@@ -51,7 +51,7 @@ def _default_environment():
 
     class _OwnLoader(FileSystemLoader):
         """pbem's own templates do not change while it runs: a name found missing (a
-        ruleset's own ``atlantis/report.html.j2`` tried before the common one, twice a
+        ruleset's own ``RULESET/report.html.j2`` tried before the common one, twice a
         report) is not looked for on disk again (Jinja caches only the templates found)."""
 
         missing: set = set()
@@ -89,7 +89,14 @@ def _configure(env):
     env.filters["wrap"] = _wrap
     env.filters["wrap_comments"] = _wrap_comments
     env.filters["visible"] = visible
+    env.filters["map_events_svg"] = _map_events_svg
     return env
+
+
+def _map_events_svg(events: list, svg: dict):
+    from pbem.reports.svgmap import events_svg
+
+    return events_svg(events, svg)
 
 
 @lru_cache(maxsize=2048)

@@ -97,11 +97,12 @@ def preload_sealed(s: Session, game_id: str, purposes: Iterable[str]) -> dict[tu
     return rows
 
 
-def _forget(s: Session, key: tuple) -> None:
-    """Drop ``key`` from what :func:`preload_sealed` holds (the row is added or deleted)."""
+def _hold(s: Session, key: tuple, row: Sealed | None) -> None:
+    """Once :func:`preload_sealed` has run in the session: remember ``row`` (a row just added,
+    not yet flushed, which the ORM's ``get`` would not find) or None (deleted) for ``key``."""
     held = s.info.get(_PRELOADED)
-    if held:
-        held.pop(key, None)
+    if held is not None:
+        held[key] = row
 
 
 def put_sealed(s: Session, game_id: str, owner: str, purpose: str, version: int,
@@ -109,8 +110,7 @@ def put_sealed(s: Session, game_id: str, owner: str, purpose: str, version: int,
     """Insert or replace the sealed value (game, owner, purpose)."""
     row = get_sealed(s, game_id, owner, purpose)
     if row is None:
-        _forget(s, (game_id, owner, purpose))
-        s.add(Sealed(game_id=game_id, owner=owner, purpose=purpose, version=version, blob=blob))
+        add_sealed(s, game_id, owner, purpose, version, blob)
     else:
         row.version = version
         row.blob = blob
@@ -121,15 +121,16 @@ def add_sealed(s: Session, game_id: str, owner: str, purpose: str, version: int,
                blob: bytes) -> None:
     """Insert a sealed value that cannot exist yet (a purpose naming a new phase, such as the
     state before it: pbem.engine.rollback), without first reading whether it does."""
-    _forget(s, (game_id, owner, purpose))
-    s.add(Sealed(game_id=game_id, owner=owner, purpose=purpose, version=version, blob=blob))
+    row = Sealed(game_id=game_id, owner=owner, purpose=purpose, version=version, blob=blob)
+    s.add(row)
+    _hold(s, (game_id, owner, purpose), row)
 
 
 def delete_sealed(s: Session, game_id: str, owner: str, purpose: str) -> bool:
     """Remove the sealed value (game, owner, purpose); False if there was none (an undone
     phase's hidden setup: pbem.engine.rollback)."""
     row = get_sealed(s, game_id, owner, purpose)
-    _forget(s, (game_id, owner, purpose))
+    _hold(s, (game_id, owner, purpose), None)
     if row is None:
         return False
     s.delete(row)

@@ -12,6 +12,8 @@ tooltip. Everything comes from the view, never from hidden facts.
 
 from __future__ import annotations
 
+import functools
+
 from pbem.boards.drawing import Drawing, Piece, Space, plain_space, remember_last
 
 from .state import CONFEDERATION, SPIKUS, from_view
@@ -166,14 +168,12 @@ def draw(v: dict) -> Drawing:
     role = v.get("role", "*")
     marks = _text_marks(s, role)
     pieces = _pieces(v, s, role)
-    prison, exit_edge = set(s.prison()), set(_group(s.hexmap, "exit"))
-    spaces = {}
-    for h in s.hexmap.labels():
-        t = s.terrain(h)
+    base = _bare_spaces(s.hexmap)
+    spaces = dict(base)
+    for h in (marks.keys() | pieces.keys()) & base.keys():
+        t, text, title, special = base[h].terrain, base[h].text, base[h].title, base[h].special
         here = marks.get(h)
-        text = TERRAIN_MARK.get(t, "?") + (here[0] if here else "")
-        special = "prison" if h in prison else "exit" if h in exit_edge else ""
-        title = t + (" (exit edge)" if special == "exit" else "")
+        text += here[0] if here else ""
         spaces[h] = (Space(t, text, title, tuple(pieces[h]), special) if h in pieces
                      else plain_space(t, text, title, special))
     legend = (("Terrain: . clear  # prison  : rough  f rain forest  ^ hills  ~ cascades  "
@@ -184,6 +184,21 @@ def draw(v: dict) -> Drawing:
     return Drawing(board=s.hexmap, spaces=spaces, fills=FILLS, legend=legend,
                    notes=tuple(_notes(v, s, role)), text_width=2, sides=SIDES,
                    specials=SPECIALS)
+
+
+@functools.lru_cache(maxsize=4)
+def _bare_spaces(hexmap) -> dict:
+    """Every hex of the mapsheet as drawn with nothing on it: its terrain, terrain mark, title
+    and special outline (prison, exit edge), in the map's order; made once per map (most
+    hexes of a view are bare). Shared: callers copy it before changing it."""
+    prison, exit_edge = set(_group(hexmap, "prison")), set(_group(hexmap, "exit"))
+    spaces = {}
+    for h in hexmap.labels():
+        t = hexmap.terrain(h)
+        special = "prison" if h in prison else "exit" if h in exit_edge else ""
+        spaces[h] = plain_space(t, TERRAIN_MARK.get(t, "?"),
+                                t + (" (exit edge)" if special == "exit" else ""), special)
+    return spaces
 
 
 def _group(hexmap, name: str) -> tuple:
