@@ -18,6 +18,7 @@ stands at the left of the row's first line. Each cell is ``width`` characters, p
 from __future__ import annotations
 
 import functools
+from itertools import repeat
 from typing import Callable
 
 from . import hexgrid
@@ -38,10 +39,20 @@ def ascii_map(hexmap: HexMap, cell: Callable[[str], str], width: int = 4) -> str
                          f"number needs two)")
     header, rows = _layout(hexmap.columns, hexmap.rows, hexmap.offset, width)
     lines = [header]
+    good = _GOOD.setdefault(width, set())  # cells already checked (a map uses a few dozen)
+    if len(good) > 4096:
+        good.clear()
     for lead, gap, labels in rows:
-        texts = [_checked(label, cell(label), width) for label in labels]
-        lines.append((lead + "".join(t.ljust(gap) for t in texts)).rstrip())
+        texts = list(map(cell, labels))
+        for label, text in zip(labels, texts):
+            if text.__class__ is not str or text not in good:
+                good.add(_checked(label, text, width))
+        lines.append((lead + "".join(map(str.ljust, texts, repeat(gap)))).rstrip())
     return "\n".join(lines) + "\n"
+
+
+_GOOD: dict[int, set] = {}
+"""``{width: cell texts found good}`` (:func:`_checked`), so each is checked once."""
 
 
 def _checked(label: str, text, width: int) -> str:
