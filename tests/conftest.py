@@ -11,12 +11,19 @@ start it with ``env=pbem_env(home)``. A test that cannot run on one of the two s
 ``@sqlite_only("...")`` / ``@postgres_only("...")`` or ``pytest.skip``; ``ON_POSTGRES`` tells
 which one runs. ``raw_connect(url)`` reads and writes the database behind pbem's back (no key,
 no MAC: the attacks of tests/test_store_integrity.py) on either.
+
+Keeping the README's test command fast (issue 11): the ``referee`` fixture copies a home made
+once per process by the real ``Referee.init()`` (:class:`HomeTemplate`); the markers ``slow``,
+``sweep``, ``database_free`` and ``own_database`` (pyproject.toml; see
+:func:`pytest_collection_modifyitems`) skip the extra seeds of the random-game sweeps unless
+``--slow``, and on the PostgreSQL pass what the SQLite pass already ran the same way.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import subprocess
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -64,62 +71,7 @@ def pbem_env(home=None, env: dict | None = None) -> dict:
     return out
 
 
-class RawConnection:
-    """A plain DB-API connection to the database at a pbem URL, as someone with the database
-    but not the master key has it: the sqlite3 module on a SQLite file, psycopg on
-    PostgreSQL (the URL's ``search_path`` kept). ``execute(sql, params)`` takes ``?``
-    placeholders on both and returns the cursor; ``commit()``, ``close()``; as a context
-    manager it commits on leaving the block and closes."""
-
-    def __init__(self, url: str):
-        from sqlalchemy.engine import make_url
-
-        u = make_url(url)
-        self.postgres = u.get_backend_name() == "postgresql"
-        if self.postgres:
-            import psycopg
-
-            kw = {"host": u.query.get("host") or u.host, "port": u.query.get("port") or u.port,
-                  "user": u.username, "password": u.password, "dbname": u.database,
-                  "options": u.query.get("options")}
-            self.con = psycopg.connect(**{k: v for k, v in kw.items() if v})
-        else:
-            import sqlite3
-
-            self.con = sqlite3.connect(u.database)
-
-    def execute(self, sql: str, params=()):
-        if self.postgres:
-            sql = sql.replace("%", "%%").replace("?", "%s")
-        return self.con.execute(sql, tuple(params))
-
-    def tables(self) -> list[str]:
-        """The names of the database's tables (those of the URL's schema on PostgreSQL)."""
-        sql = ("SELECT table_name FROM information_schema.tables WHERE table_schema = "
-               "current_schema() AND table_type = 'BASE TABLE' ORDER BY 1" if self.postgres
-               else "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY 1")
-        return [name for (name,) in self.execute(sql)]
-
-    def commit(self):
-        self.con.commit()
-
-    def close(self):
-        self.con.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, kind, *_):
-        try:
-            if kind is None:
-                self.commit()
-        finally:
-            self.close()
-
-
-def raw_connect(url: str) -> RawConnection:
-    """:class:`RawConnection` to the database at ``url`` (a home's ``home.url``)."""
-    return RawConnection(url)
+from raw_db import RawConnection, raw_connect  # noqa: E402,F401  (tests import them from here)
 
 
 def _postgres_homes() -> None:
@@ -214,12 +166,62 @@ def clock():
     return MovableClock()
 
 
+class HomeTemplate:
+    """A referee home made once per test process by the real ``Referee.init()`` (a new master
+    key, every Alembic migration): :meth:`copy` makes another home from it in a few
+    milliseconds instead of running the migrations again (about 0.15 s on SQLite, 0.3 s on
+    PostgreSQL, for each of some 300 tests). The copy is the home folder (mode 0700), the
+    template's ``referee.key`` (mode 0600) and its database: the SQLite file, or on PostgreSQL
+    a schema cloned from the template's (pg_server.clone_schema; a real migration for every
+    home when pg_dump is missing). Every copy has the same master key: a test that needs a
+    home of its own key, or that tests ``init``/``upgrade``/the migrations, makes that home
+    itself with ``Referee.init()`` or ``pbem init`` (tests/test_cli.py, test_migrations.py,
+    test_store_integrity.py...), which always take the real path."""
+
+    def __init__(self, path: Path):
+        from pbem.engine.home import Home
+        from pbem.engine.service import Referee
+
+        self.home = Home(path)
+        Referee(self.home).init()
+        self.clone = ON_POSTGRES
+
+    def copy(self, path: Path):
+        """A new home at ``path`` (which must not exist) holding a copy of the template."""
+        import shutil
+
+        from pbem.engine.home import DB_FILE, Home
+
+        home = Home(path)
+        home.path.mkdir(mode=0o700, parents=True)
+        shutil.copy2(self.home.master_key_path, home.master_key_path)
+        if not ON_POSTGRES:
+            shutil.copy2(self.home.path / DB_FILE, home.path / DB_FILE)
+        elif self.clone:
+            try:
+                url = pg_server.clone_schema(self.home.url, "home")
+            except (RuntimeError, OSError, subprocess.SubprocessError):
+                self.clone = False  # no pg_dump: each home is migrated by its Referee.init()
+            else:
+                _HOME_DATABASES[str(home.path.resolve())] = url
+        return home
+
+
+@pytest.fixture(scope="session")
+def home_template(tmp_path_factory) -> HomeTemplate:
+    """This test process's :class:`HomeTemplate`."""
+    return HomeTemplate(tmp_path_factory.mktemp("template") / "home")
+
+
 @pytest.fixture
-def referee(tmp_path, clock):
-    from pbem.engine.home import Home
+def referee(tmp_path, clock, home_template):
+    """A Referee on a new home at ``tmp_path / "home"``, a copy of :class:`HomeTemplate` on
+    which ``init()`` has run again (the real code: the database is at the schema head, so it
+    checks the key and migrates nothing), with a movable clock and reproducible entropy."""
     from pbem.engine.service import Referee
 
-    r = Referee(Home(tmp_path / "home"), clock=clock, entropy=CountingEntropy())
+    r = Referee(home_template.copy(tmp_path / "home"), clock=clock,
+                entropy=CountingEntropy())
     r.init()
     # the From address of games created without one (docs/mail.md, "The settings file")
     (r.home.path / "config.toml").write_text('[mail]\nfrom = "referee@judge.example"\n',
@@ -286,17 +288,11 @@ def incoming(data, origin="test", bare=None):
     return Incoming(raw, origin, (not looks_like_message(raw)) if bare is None else bare)
 
 
-@pytest.fixture(scope="session")
-def demo_game(tmp_path_factory):
-    """One reproducible `pbem demo atlantis --players 3 --seed 8`, played once per test run
-    through the command line: ``{"out": its folder, "game": the game id, "output": what the
-    command printed}``. A finished game with a long log and every kind of report, its referee
-    home in ``out/home``; tests must not change it."""
+def _play_demo(out: Path) -> dict:
     from click.testing import CliRunner
 
     from pbem.cli import main
 
-    out = tmp_path_factory.mktemp("demo")
     r = CliRunner().invoke(main, ["demo", "atlantis", "--players", "3", "--seed", "8", "--out",
                                   str(out), "--quiet"], catch_exceptions=False)
     assert r.exit_code == 0, r.output
@@ -304,9 +300,47 @@ def demo_game(tmp_path_factory):
     return {"out": str(out), "game": log.stem, "output": r.output}
 
 
+@pytest.fixture(scope="session")
+def demo_game(tmp_path_factory):
+    """One reproducible `pbem demo atlantis --players 3 --seed 8`, played once per test run
+    through the command line: ``{"out": its folder, "game": the game id, "output": what the
+    command printed}``. A finished game with a long log and every kind of report, its referee
+    home in ``out/home``; tests must not change it. The pytest-xdist workers share one: the
+    first to ask plays it, under a file lock, in the run's common temporary folder; on
+    PostgreSQL its database is a schema in the run's shared database
+    (pg_server.shared_database, ``PBEM_TEST_PG_SHARED``), which outlives the workers."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    shared = os.environ.get("PBEM_TEST_PG_SHARED")
+    if not worker or (ON_POSTGRES and not shared):
+        return _play_demo(tmp_path_factory.mktemp("demo"))
+    import fcntl
+    import json
+
+    root = tmp_path_factory.getbasetemp().parent
+    with open(root / "demo.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done, out = root / "demo.json", root / "demo"
+        if not done.exists():
+            if out.exists():
+                pytest.fail("the demo failed in another worker (see its error)", pytrace=False)
+            out.mkdir()
+            db = pg_server.schema_in(shared, "demo") if ON_POSTGRES else None
+            if db:
+                _HOME_DATABASES[str((out / "home").resolve())] = db
+            done.write_text(json.dumps({**_play_demo(out), "db": db}), encoding="utf-8")
+        result = json.loads(done.read_text(encoding="utf-8"))
+    db = result.pop("db")
+    if db:
+        _HOME_DATABASES[str((out / "home").resolve())] = db
+    return result
+
+
 def pytest_addoption(parser):
     parser.addoption("--conformance-seeds", type=int, default=None,
                      help="random games per ruleset in tests/test_conformance.py (default 3)")
+    parser.addoption("--slow", action="store_true", default=False,
+                     help="also run the tests marked slow: the extra seeds of the random-game "
+                          "sweeps (also: PBEM_SLOW_TESTS=1)")
     parser.addoption("--update-screenshots", action="store_true", default=False,
                      help="write the report screenshots of tests/test_reports_browser.py to "
                           "docs/screenshots/ (also: PBEM_UPDATE_SCREENSHOTS=1)")
@@ -325,7 +359,103 @@ def pytest_configure(config):
         if url is None:
             raise pytest.UsageError(f"PBEM_TEST_DB=postgresql, but {pg_server.why_not()}")
         os.environ["PBEM_TEST_PG"] = url
+        if not os.environ.get("PYTEST_XDIST_WORKER"):  # the controller, or the only process
+            os.environ["PBEM_TEST_PG_SHARED"] = pg_server.shared_database()
         _postgres_homes()
+
+
+DATABASE_FREE = frozenset("""
+    test_altassar_rules test_atlantis_creatures test_atlantis_fuzz test_atlantis_games
+    test_atlantis_helpers test_atlantis_moves test_atlantis_orders test_atlantis_setup
+    test_atlantis_sinking test_atlantis_texts test_attackforce_docs test_attackforce_secrets
+    test_check_leaves_the_state test_combat_crt test_counters test_crypto_canonical
+    test_crypto_docs test_crypto_keys test_crypto_sshsig test_dice test_dice_properties
+    test_drawing test_drawing_graph test_fastverify test_headers test_hexlines test_hexmap
+    test_ledger test_mail_boundary test_mail_flowed test_mail_fuzz test_mail_htmltext
+    test_mail_mimeparams test_mail_plain_headers test_mail_real_clients test_mail_sources
+    test_modular test_order_readers test_orderlines test_randombot test_report_maps
+    test_settings test_svgmap_graph
+""".split())
+"""Test modules that never open a database (pure rules, parsing, dice, crypto, drawing):
+each of their tests gets the marker ``database_free``, as does any test marked so by hand.
+The PostgreSQL pass skips those tests, which ran the same on the SQLite pass (CI runs both:
+.ci/run) and would only add minutes to the second; the SQLite pass checks the claim, failing
+a ``database_free`` test that opens a database connection in its process (_no_database)."""
+
+OWN_DATABASE = frozenset({"test_postgres"})
+"""Test modules whose every test uses only databases it names itself (conftest's ``pg_url``,
+a SQLite URL of its own), never the suite's (``PBEM_TEST_DB``): they run the same on both
+passes, so their tests get the marker ``own_database`` (as does any test marked so by hand,
+tests/test_workers.py) and the PostgreSQL pass skips them too."""
+
+LONG_FIRST = ("test_workers", "test_random_games", "test_altassar_random_games", "test_e2e_mail",
+              "test_migrate_db", "test_conformance", "test_atlantis_placement_values",
+              "test_undo")
+"""Modules with the longest tests, run first (in this order, each module's tests kept
+together and in order) so that pytest-xdist's workers do not end on one long test while the
+other has nothing left to do."""
+
+
+def _slow_wanted(config) -> bool:
+    return bool(config.getoption("--slow") or os.environ.get("PBEM_SLOW_TESTS", "") not in
+                ("", "0"))
+
+
+def pytest_collection_modifyitems(config, items):
+    """``slow`` tests are skipped unless ``--slow`` (or ``PBEM_SLOW_TESTS=1``); tests of
+    :data:`DATABASE_FREE` modules are marked ``database_free``, and skipped on the PostgreSQL
+    pass, as are ``own_database`` tests (:data:`OWN_DATABASE`) and the ``sweep`` seeds of a
+    random-game sweep but one (the rules, whose secrecy they check, do not depend on the
+    database; one game of each sweep exercises the storage). Skipped, never deselected: the count of tests stays the same in every mode. The
+    modules of :data:`LONG_FIRST` go first."""
+    slow = None if _slow_wanted(config) else pytest.mark.skip(
+        reason="slow: an extra seed of a sweep; run with --slow or PBEM_SLOW_TESTS=1")
+    free = pytest.mark.skip(reason="database-free: it ran on the SQLite pass")
+    same = pytest.mark.skip(reason="own database: it ran the same on the SQLite pass")
+    sweep = pytest.mark.skip(reason="sweep: the PostgreSQL pass plays one seed of the sweep "
+                                    "(all with --slow), the SQLite pass all")
+    rank = {name: i for i, name in enumerate(LONG_FIRST)}
+    items.sort(key=lambda item: rank.get(Path(str(item.fspath)).stem, len(rank)))
+    for item in items:
+        module = Path(str(item.fspath)).stem
+        if module in DATABASE_FREE:
+            item.add_marker("database_free")
+        if module in OWN_DATABASE:
+            item.add_marker("own_database")
+        if slow is not None and item.get_closest_marker("slow"):
+            item.add_marker(slow)
+        if ON_POSTGRES and item.get_closest_marker("database_free"):
+            item.add_marker(free)
+        elif ON_POSTGRES and item.get_closest_marker("own_database"):
+            item.add_marker(same)
+        elif ON_POSTGRES and slow is not None and item.get_closest_marker("sweep"):
+            item.add_marker(sweep)
+
+
+@pytest.fixture(autouse=True)
+def _no_database(request):
+    """SQLite pass: a ``database_free`` test (skipped on the PostgreSQL pass) fails if it
+    opens a database connection through SQLAlchemy in its process."""
+    if ON_POSTGRES or request.node.get_closest_marker("database_free") is None:
+        yield
+        return
+    from sqlalchemy import event
+    from sqlalchemy.pool import Pool
+
+    opened: list = []
+
+    def seen(_dbapi_conn, record):
+        opened.append(record)
+
+    event.listen(Pool, "connect", seen)
+    try:
+        yield
+    finally:
+        event.remove(Pool, "connect", seen)
+    if opened:
+        pytest.fail(f"{request.node.nodeid} is marked database_free (skipped on the PostgreSQL "
+                    "pass) but opened a database: take its module out of conftest's "
+                    "DATABASE_FREE, or its marker off", pytrace=False)
 
 
 def pytest_report_header(config):

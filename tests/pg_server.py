@@ -16,7 +16,11 @@ one):
 - :func:`fresh_schema`: a schema in this process's own database (:func:`worker_database`,
   dropped when the process exits), named by the URL's ``options=-csearch_path=...``; about a
   millisecond, so the suite's PostgreSQL mode (``PBEM_TEST_DB=postgresql``) gives every referee
-  home one.
+  home one;
+- :func:`clone_schema`: a copy of such a schema (``pg_dump`` of it once, replayed under a new
+  name: tens of milliseconds), for conftest's ``referee`` homes, copies of one migrated home;
+- :func:`shared_database` and :func:`schema_in`: a database of the whole run, made before the
+  pytest-xdist workers start, for what they share (conftest's ``demo_game``).
 """
 
 from __future__ import annotations
@@ -194,4 +198,87 @@ def fresh_schema(prefix: str = "h") -> str:
     _state["admin"].execute(f'CREATE SCHEMA "{name}"')
     u = make_url(url)
     return u.update_query_dict({"options": f"-csearch_path={name}"}).render_as_string(
+        hide_password=False)
+
+
+def _dump_schema(url: str, schema: str) -> str:
+    """The SQL that makes again the tables, sequences, indexes, constraints and rows of
+    ``schema`` in the database at ``url`` (``pg_dump --schema --inserts``, every name
+    qualified by the schema), without psql meta-commands and session settings. RuntimeError
+    when pg_dump is missing or fails."""
+    from sqlalchemy.engine import make_url
+
+    pg_dump = _binary("pg_dump")
+    if not pg_dump:
+        raise RuntimeError("no pg_dump")
+    u = make_url(url)
+    cmd = [pg_dump, "--schema", schema, "--inserts", "--no-owner", "--no-privileges",
+           "--no-comments", "-d", u.database]
+    for flag, value in (("-h", u.query.get("host") or u.host), ("-p", u.query.get("port")
+                        or u.port), ("-U", u.username)):
+        if value:
+            cmd += [flag, str(value)]
+    env = dict(os.environ, **({"PGPASSWORD": u.password} if u.password else {}))
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
+    if done.returncode != 0:
+        raise RuntimeError(f"pg_dump failed: {done.stderr.strip()}")
+    keep = [line for line in done.stdout.splitlines()
+            if not line.startswith(("\\", "SET ", "SELECT pg_catalog.set_config"))]
+    return "\n".join(keep)
+
+
+def clone_schema(url: str, prefix: str = "h") -> str:
+    """A copy of the schema a :func:`fresh_schema` URL names (tables, sequences, indexes,
+    constraints and rows, as ``pg_dump`` sees them) under a new name in the same database;
+    returns the copy's URL (the same form as :func:`fresh_schema`'s). The dump is made once
+    per source schema: later changes to the source are not copied. RuntimeError when pg_dump
+    is missing or fails (then make the schema the long way)."""
+    from sqlalchemy.engine import make_url
+
+    u = make_url(url)
+    options = u.query.get("options") or ""
+    source = options.split("search_path=", 1)[1].split()[0] if "search_path=" in options else ""
+    if not source:
+        raise RuntimeError(f"{url} names no schema (options=-csearch_path=...)")
+    dumps = _state.setdefault("dumps", {})
+    if source not in dumps:
+        dumps[source] = _dump_schema(url, source)
+    if _state["admin"] is None or _state["admin"].closed:
+        _state["admin"] = _connect(worker_database())
+    name = f"{prefix}_{uuid.uuid4().hex[:16]}"
+    try:  # one simple-query script: all of it or nothing
+        _state["admin"].execute(dumps[source].replace(source, name))
+    except Exception as e:  # e.g. a pg_dump of another version than the server
+        raise RuntimeError(f"cannot copy the schema {source}: {e}") from None
+    return u.update_query_dict({"options": f"-csearch_path={name}"}).render_as_string(
+        hide_password=False)
+
+
+def shared_database() -> str:
+    """A database for the whole test run (made by pytest-xdist's controller, or the only
+    process, before the workers start; dropped when that process exits), whose schemas any
+    worker may use (:func:`schema_in`): conftest's ``demo_game``, played once for all workers."""
+    url = fresh_database("pbem_shared")
+    owner = os.getpid()
+
+    def drop():
+        if os.getpid() == owner:
+            try:
+                drop_database(url)
+            except Exception:  # the server may already be gone
+                pass
+
+    atexit.register(drop)
+    return url
+
+
+def schema_in(url: str, prefix: str = "s") -> str:
+    """CREATE SCHEMA a new empty schema in the database at ``url``; its URL, as
+    :func:`fresh_schema` gives one."""
+    from sqlalchemy.engine import make_url
+
+    name = f"{prefix}_{uuid.uuid4().hex[:16]}"
+    with _connect(url) as conn:
+        conn.execute(f'CREATE SCHEMA "{name}"')
+    return make_url(url).update_query_dict({"options": f"-csearch_path={name}"}).render_as_string(
         hide_password=False)

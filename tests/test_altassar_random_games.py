@@ -88,8 +88,11 @@ def check_invariants(state) -> None:
 
 
 @pytest.mark.parametrize("seed,options", [
-    (0, {}), (1, {"attrition": "alternate"}), (2, {"escort": "yes", "attrition": "both"}),
-    (3, {}), (4, {"escort": "yes"}),
+    pytest.param(0, {}, marks=pytest.mark.sweep),  # not on the PostgreSQL pass (conftest)
+    pytest.param(1, {"attrition": "alternate"}, marks=pytest.mark.sweep),
+    (2, {"escort": "yes", "attrition": "both"}),
+    pytest.param(3, {}, marks=pytest.mark.slow),  # only with --slow (tests/conftest.py)
+    pytest.param(4, {"escort": "yes"}, marks=pytest.mark.slow),
 ])
 def test_random_altassar_game_keeps_the_confederation_secrets(referee, clock, seed, options,
                                                                monkeypatch):

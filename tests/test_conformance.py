@@ -249,18 +249,21 @@ def sims(name: str, config) -> list:
 
 # ---------------------------------------------------------------- checks 1 to 3
 
+@pytest.mark.database_free  # the rulesets alone: skipped on the PostgreSQL pass
 @pytest.mark.parametrize("name", cases("round-trip"))
 def test_dump_load_round_trip(name, request):
     found = [(s.roles, s.seed, r) for s in sims(name, request.config) for r in s.round_trip]
     assert not found, found[:5]
 
 
+@pytest.mark.database_free  # the rulesets alone: skipped on the PostgreSQL pass
 @pytest.mark.parametrize("name", cases("bot-problems"))
 def test_bot_orders_raise_no_problems(name, request):
     found = [(s.roles, s.seed, p) for s in sims(name, request.config) for p in s.problems]
     assert not found, found[:5]
 
 
+@pytest.mark.database_free  # the rulesets alone: skipped on the PostgreSQL pass
 @pytest.mark.parametrize("name", cases("games-end"))
 def test_random_games_end(name, request):
     games = sims(name, request.config)
@@ -352,6 +355,7 @@ def perturbed(rs, step: Step, owner: str, donors: list):
     return None
 
 
+@pytest.mark.database_free  # the rulesets alone: skipped on the PostgreSQL pass
 @pytest.mark.parametrize("name", cases("secret-independence"))
 def test_view_and_report_ignore_other_secrets(name, request):
     """A role's view, text map, order template and rendered report are unchanged when another
@@ -546,6 +550,7 @@ def test_no_hidden_value_in_other_reports_or_log(name, referee, clock, monkeypat
     assert checked["reports"] and checked["lines"], checked
 
 
+@pytest.mark.database_free
 def test_the_leak_finder_can_fail():
     """Check 5 finds a hidden name and a private sentence, and not a public one nor a number."""
     from pbem.engine.ruleset import Event

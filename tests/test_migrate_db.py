@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
+from conftest import sqlite_only
 from sqlalchemy import create_engine, text
 
 from pbem.cli import main
@@ -50,6 +51,8 @@ def execute(url: str, *statements: str) -> None:
         engine.dispose()
 
 
+@sqlite_only("it compares the demo on PostgreSQL with the suite's demo on SQLite; on the "
+             "PostgreSQL pass that one is on PostgreSQL too")
 def test_demo_runs_on_postgresql_and_plays_the_same_game(demo_game, pg_url, tmp_path):
     """`PBEM_DB=postgresql+psycopg://... pbem demo`: the whole game in the PostgreSQL
     database, the same game as on SQLite with the same seed (the log file identical)."""

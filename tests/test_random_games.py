@@ -86,7 +86,11 @@ def check_invariants(state, n_roles):
         assert state.is_sea(h), f"{piece} on land at {h}"
 
 
-@pytest.mark.parametrize("seed", range(8))
+# seeds 0-2 play 2, 3 and 4 players (the PostgreSQL pass only the 4 of seed 2: `sweep`);
+# 3-7 again, only with --slow (tests/conftest.py)
+@pytest.mark.parametrize("seed", [
+    *(pytest.param(s, marks=pytest.mark.sweep) for s in (0, 1)), 2,
+    *(pytest.param(s, marks=pytest.mark.slow) for s in range(3, 8))])
 def test_random_game_keeps_every_secret_to_its_audience(referee, clock, seed):
     n = 2 + seed % 3
     roles = ROLES[:n]
@@ -148,7 +152,7 @@ def _reports(referee, game_id):
     return {(r["seq"], r["role"], r["fmt"]): r["body"] for r in referee.all_reports(game_id)}
 
 
-@pytest.mark.parametrize("seed", [3, 11])
+@pytest.mark.parametrize("seed", [3, pytest.param(11, marks=pytest.mark.slow)])
 def test_another_players_values_change_nothing_anyone_else_sees(tmp_path, seed):
     """Differential: same game, same dice, same orders; only blue's values differ."""
     from conftest import CountingEntropy, MovableClock

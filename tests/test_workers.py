@@ -170,6 +170,7 @@ def pbem_child(home: Path, url: str, *args, env=None, **kw) -> subprocess.Popen:
 
 # ---------------------------------------------------------------- PostgreSQL, several workers
 
+@pytest.mark.own_database  # pg_url and a SQLite template: skipped on the PostgreSQL pass
 def test_four_workers_resolve_each_phase_once_as_one_worker_does(template, tmp_path, pg_url):
     ids = [f"w{i:03d}" for i in range(GAMES)]
     one = sqlite_copy(template, tmp_path / "one")
@@ -206,6 +207,7 @@ def _wait_for(path: Path, proc: subprocess.Popen, seconds: float = 60) -> str:
     raise AssertionError("no worker paused")
 
 
+@pytest.mark.own_database  # pg_url and a SQLite template: skipped on the PostgreSQL pass
 def test_a_worker_killed_mid_phase_loses_nothing_and_doubles_nothing(small_template, tmp_path,
                                                                      pg_url):
     ids = [f"w{i:03d}" for i in range(SMALL)]
@@ -233,6 +235,7 @@ def test_a_worker_killed_mid_phase_loses_nothing_and_doubles_nothing(small_templ
     assert reports[victim] == reports[other] and mail[victim] == mail[other]
 
 
+@pytest.mark.own_database  # pg_url and a SQLite template: skipped on the PostgreSQL pass
 def test_two_commands_at_once_share_the_games(small_template, tmp_path, pg_url):
     """Two `pbem process --due` commands (cron on two machines) claim games with SKIP LOCKED:
     each game is resolved by one of them, once, and neither fails."""
@@ -248,6 +251,7 @@ def test_two_commands_at_once_share_the_games(small_template, tmp_path, pg_url):
         assert resolved_once(lines, "1.dig"), gid
 
 
+@pytest.mark.own_database  # pg_url and a SQLite template: skipped on the PostgreSQL pass
 def test_ingest_beside_the_workers_loses_no_mail(small_template, tmp_path, pg_url):
     """`pbem ingest` of orders for 24 more games while two workers resolve 40 (each phase
     made 0.1 s longer, so that they are still at it): every message archived, accepted and
