@@ -205,9 +205,22 @@ def _space_entries(drawing, layout, geo: str, sides: dict, sides_key) -> list[di
         if len(_ENTRIES) > 16:
             _ENTRIES.clear()
         memo = _ENTRIES[geo, sides_key] = {}
-    out = []
-    for label, points, x, y in layout:
+    # the spaces of the map drawn last with this layout, style and geometry, and their entries:
+    # a space that is the very same object (most are: pbem.boards.drawing.plain_space) is
+    # drawn as it was, without building and hashing its key
+    last_key = (id(layout), id(fills), id(specials), geo, sides_key)
+    last = _LAST.get(last_key)
+    if last is None or last[0] is not layout or last[1] is not fills \
+            or last[2] is not specials:
+        last = (layout, fills, specials, [None] * len(layout), [None] * len(layout))
+    seen, entries = last[3], last[4]
+    out, drawn = [], []
+    for i, (label, points, x, y) in enumerate(layout):
         space = space_at(label, blank)
+        drawn.append(space)
+        if space is seen[i]:
+            out.append(entries[i])
+            continue
         fill = fills.get(space.terrain, UNKNOWN_FILL)
         special = space.special if space.special in specials else ""
         key = (space, label, x, y, fill, special)
@@ -216,7 +229,15 @@ def _space_entries(drawing, layout, geo: str, sides: dict, sides_key) -> list[di
             found = memo[key] = _make_entry(drawing, space, label, points, x, y, geo, sides,
                                             fill, special)
         out.append(found)
+    if len(_LAST) > 16:
+        _LAST.clear()
+    _LAST[last_key] = (layout, fills, specials, drawn, out)
     return out
+
+
+_LAST: dict = {}
+"""``{(layout, fills, specials, geometry, sides' key): (layout, fills, specials, [space drawn
+at each place], [its entry])}``: the map drawn last with them (:func:`_space_entries`)."""
 
 
 def _make_entry(drawing, space, label, points, x, y, geo, sides, fill, special) -> dict:
