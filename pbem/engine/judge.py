@@ -68,7 +68,8 @@ being read; for a game with a few order sets, sending it would cost more than it
 
 class _Run:
     """What one ingest run keeps across its transactions: the reader ``pool`` and the order
-    set rows whose MACs were checked (pbem.store.repo.accepted_order_values)."""
+    set rows whose MACs were checked (pbem.store.repo.accepted_order_values) or computed
+    (the rows it inserted: pbem.store.integrity.insert_rows)."""
 
     def __init__(self, pool: ReadPool | None):
         self.pool = pool
@@ -142,7 +143,8 @@ class _Batch:
         their row MACs)."""
         from pbem.store.models import Outbox
 
-        repo.insert_protected(self.session, OrderSet, self.order_sets)
+        # the rows written here need no second MAC check when the next batch reads them
+        repo.insert_protected(self.session, OrderSet, self.order_sets, self.run.checked)
         repo.supersede_orders(self.session, self.superseded)
         repo.insert_protected(self.session, Outbox, self.mail)
         for g in self.games.values():

@@ -48,6 +48,7 @@ import time
 from collections import deque
 
 import pbem.crypto.find  # noqa: F401  (loaded once here, not again in every forked worker)
+from pbem.crypto import fastverify
 import pbem.mail.extract  # noqa: F401
 from pbem.engine.reader import Arrival, ReadMessage, read_message, unread
 from pbem.engine.readworker import (  # noqa: F401  (Budget and NICE: the names callers use)
@@ -203,6 +204,7 @@ class ReadPool:
         self._polled = time.monotonic()
         self._sel: selectors.BaseSelector | None = None
         self._scratch = bytearray(PIPE_BYTES)
+        fastverify.available()  # libsodium loaded once here, not in every forked worker
 
     def __enter__(self) -> "ReadPool":
         return self

@@ -36,9 +36,11 @@ from email import policy as email_policy
 from email.headerregistry import BaseHeader, HeaderRegistry
 from email.message import Message
 from email.parser import BytesParser
+from email.utils import parsedate_to_datetime
 
 from pbem.mail.boundary import install as _install_boundary_lines
 from pbem.mail.charsets import decode_text
+from pbem.mail.mimeparams import plain_mime_value
 from pbem.mail.parts import (  # noqa: F401  (re-exported names kept for callers)
     MAX_FORWARD_DEPTH,
     MAX_MIME_DEPTH,
@@ -86,10 +88,15 @@ class _Policy(email_policy.EmailPolicy):
     """``email.policy.default`` whose ``header_fetch_parse`` remembers its answer per raw
     header line: each ``Message.get`` of a header (about thirty per message, most of them
     the parser's and the part walk's Content-Type) joins the folded value again before
-    asking the header factory, which only then finds it remembered."""
+    asking the header factory, which only then finds it remembered. Content-Type and
+    Content-Disposition of the usual forms get their text without the parser
+    (pbem.mail.mimeparams), which is all that is asked of them."""
 
     @functools.lru_cache(maxsize=_HEADER_CACHE_SIZE)  # noqa: B019  (one policy, module-wide)
     def _fetched(self, name: str, value: str):
+        plain = plain_mime_value(name, value)  # the header's text, for the usual forms
+        if plain is not None:
+            return plain
         return super().header_fetch_parse(name, value)
 
     def header_fetch_parse(self, name, value):
@@ -160,6 +167,13 @@ class Extracted:
     warnings: list[str] = field(default_factory=list)
     alternates: dict[int, list[str]] = field(default_factory=dict)
     raw_bytes: dict[int, bytes] = field(default_factory=dict)
+
+    def __reduce__(self):
+        # pickled by its fields in order: a reader sends one per message to the judge, and
+        # the dataclass's own state functions for slots set each field in Python
+        return (Extracted, (self.message_id, self.sender, self.subject, self.date,
+                            self.in_reply_to, self.auto_submitted, self.texts, self.sig_files,
+                            self.warnings, self.alternates, self.raw_bytes))
 
 
 def extract(raw: bytes, *, bare: bool = False) -> Extracted:
@@ -232,11 +246,58 @@ def _first_address(header, name: str, warnings: list[str]) -> str:
     return ""
 
 
+# The usual forms of Message-ID and Date, read without building the policy's header objects
+# (each message has its own, so none is ever remembered: 0.1 ms a message, a fifth of reading
+# it). Anything else takes the policy's parser as before.
+_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_PLAIN_MESSAGE_ID = re.compile(rf"<{_ATOM}(?:\.{_ATOM})*@{_ATOM}(?:\.{_ATOM})*>")
+_PLAIN_DATE = re.compile(r"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), )?\d{1,2} "
+                         r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} "
+                         r"\d{2}:\d{2}(?::\d{2})? [+-]\d{4}")
+
+
+def _first_raw(msg: Message, name: str) -> str | None:
+    """The raw value of the first ``name`` field as the parser stored it, or None."""
+    key = name.lower()
+    for k, v in msg.raw_items():
+        if k.lower() == key:
+            return v if type(v) is str else None
+    return None
+
+
+def _plain_message_id(msg: Message) -> str | None:
+    """The Message-ID when it is written ``<dot-atom@dot-atom>`` (RFC 5322 3.6.4, no comment or
+    space), which is what the policy's header would hold too; else None."""
+    raw = _first_raw(msg, "Message-ID")
+    if raw is not None and _PLAIN_MESSAGE_ID.fullmatch(raw):
+        return raw
+    return None
+
+
+def _plain_date(msg: Message) -> datetime | None:
+    """The Date when it is written in the usual RFC 5322 3.3 form: what the policy's
+    ``DateHeader.datetime`` holds (both are ``email.utils.parsedate_to_datetime`` of the
+    value); None when the field is missing, in another form, or not a real date."""
+    raw = _first_raw(msg, "Date")
+    if raw is None or not _PLAIN_DATE.fullmatch(raw):
+        return None
+    try:
+        return parsedate_to_datetime(raw)
+    except MemoryError:  # the reader's memory budget: never swallowed
+        raise
+    except Exception:  # e.g. 31 Feb: the policy's parser says why
+        return None
+
+
 def _read_headers(msg: Message, result: Extracted) -> None:
     warnings = result.warnings
-    message_id = _header(msg, "Message-ID", warnings)
-    if message_id is not None and str(message_id).strip():
-        result.message_id = str(message_id).strip()
+    plain_id = _plain_message_id(msg)
+    if plain_id is not None:
+        result.message_id = plain_id
+    else:
+        message_id = _header(msg, "Message-ID", warnings)
+        if message_id is not None and str(message_id).strip():
+            result.message_id = str(message_id).strip()
     in_reply_to = _header(msg, "In-Reply-To", warnings)
     if in_reply_to is not None and str(in_reply_to).strip():
         result.in_reply_to = str(in_reply_to).strip()
@@ -248,8 +309,13 @@ def _read_headers(msg: Message, result: Extracted) -> None:
     if not result.sender:
         result.sender = _first_address(_header(msg, "From", warnings), "From", warnings)
 
-    date = _header(msg, "Date", warnings)
-    if date is not None:
+    plain_date = _plain_date(msg)
+    date = _header(msg, "Date", warnings) if plain_date is None else None
+    if plain_date is not None:
+        when = plain_date
+        result.date = (when.replace(tzinfo=timezone.utc) if when.tzinfo is None
+                       else when.astimezone(timezone.utc))
+    elif date is not None:
         when = getattr(date, "datetime", None)
         if when is None:
             warnings.append(f"the Date header {str(date)!r} is not an RFC 5322 date; ignored")

@@ -298,13 +298,16 @@ event.listen(OrmSession, "after_soft_rollback", lambda session, _tx: _after_roll
 
 # ---------------------------------------------------------------- bulk writes and the data step
 
-def insert_rows(s, model, rows: list[dict]) -> list[int]:
+def insert_rows(s, model, rows: list[dict], written: set | None = None) -> list[int]:
     """Insert ``rows`` (dicts of column values, without ``id`` and ``mac``) into the protected
     table of ``model`` (OrderSet, Outbox): with the ids drawn first
     (:func:`pbem.store.repo.new_ids`) and the MACs, which cover them, in one INSERT; on a
     database where ids cannot be drawn first, in two statements (the INSERT, then the MACs).
     Returns the ids in the order of ``rows``. Raises :class:`RowKeyMissing` when the session
-    has no row key."""
+    has no row key. ``written``: a set that gets each inserted row as the tuple of its values
+    in the table's column order, MAC included (the ``checked`` rows of
+    :func:`pbem.store.repo.accepted_order_values`: a row read back with exactly these values
+    carries the MAC computed here over them, so checking it again could only succeed)."""
     if not rows:
         return []
     from sqlalchemy import bindparam
@@ -328,6 +331,9 @@ def insert_rows(s, model, rows: list[dict]) -> list[int]:
             values["mac"] = row_mac(key, table, values)
             full.append(values)
         s.execute(insert(t), full)
+        if written is not None:
+            names = t.c.keys()
+            written.update(tuple(values.get(n) for n in names) for values in full)
         return ids
     ids = s.execute(insert(t).returning(t.c.id, sort_by_parameter_order=True),
                     rows).scalars().all()

@@ -50,7 +50,15 @@ class AtlantisRuleset(PackageRuleset):
     # -- play -------------------------------------------------------------------------------
     def check(self, s, role: str, order_list: list) -> list:
         """Problems with ``role``'s orders against the current position, judged only from what
-        ``role`` may know (a partial state built from the public part and its own secret)."""
+        ``role`` may know (a partial state built from the public part and its own secret).
+
+        The placement check reads only public fields (the map, the tiles, the pieces, the
+        rules and options) and changes nothing, so it is given ``s`` itself: the partial
+        state's public fields are those of ``s`` (an exact round trip), and rebuilding it
+        cost most of a check (issue 11, batch ingest). The other checks change the state
+        they work on, and get a partial state built afresh."""
+        if s.stage == "placement":
+            return placement.check_placement(s, role, order_list)
         parts = state.dump(s)
         known = state.partial(parts.public, role, parts.secret.get(role))
         if known.stage == "placement":
