@@ -103,9 +103,10 @@ def start_run(db, now: datetime, game_id: str | None = None) -> tuple[datetime |
     """Record ``now`` as the time of this ``pbem process`` run and list what it looks at, in
     one transaction: ``(the previous run's time (None: never), the due games)``. The
     downtime guard compares windows with the first; the second are the ids of the games with
-    an open window (only ``game_id``, if given), the oldest deadline first, each to be
-    handled once (:func:`process_game`). Called once per run (by the parent, when several
-    workers share the run). Raises NotFound for a ``game_id`` that is no game."""
+    an open window, the oldest deadline first (``game_id``, if given: that game, which
+    :func:`process_game` finds has an open window or not), each to be handled once. Called
+    once per run (by the parent, when several workers share the run). Raises NotFound for a
+    ``game_id`` that is no game."""
     from pbem.engine.errors import NotFound
     from pbem.engine.headers import format_time, parse_issued
     from pbem.store.models import Setting
@@ -116,8 +117,8 @@ def start_run(db, now: datetime, game_id: str | None = None) -> tuple[datetime |
         row = s.get(Setting, LAST_RUN_SETTING)
         previous = parse_issued(row.value) if row else None
         s.merge(Setting(key=LAST_RUN_SETTING, value=format_time(now)))
-        if game_id is not None:
-            return previous, [game_id] if repo.open_phase(s, game_id) is not None else []
+        if game_id is not None:  # process_game itself finds whether it has an open window
+            return previous, [game_id]
         return previous, list(dict.fromkeys(p.game_id for p in repo.open_phases(s)))
 
 
