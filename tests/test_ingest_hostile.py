@@ -355,3 +355,34 @@ def test_a_message_the_reader_gives_up_on_is_still_archived_whole(referee, playe
     assert (digest, size) == (hashlib.sha256(data).hexdigest(), len(data))
     assert verdict == "unreadable"  # may be read again with `pbem ingest --retry`
     assert referee.sealer.open("-", ARCHIVE, "message:" + digest, 0, blob) == data
+
+
+# A Date whose conversion to UTC passes the year 9999 (found by a fresh-eyes tester): both the
+# plain fast path and the stdlib's path raised OverflowError from astimezone, the reader's
+# fallback (pbem.engine.reader.unread -> header_only) raised it again inside the judge, and the
+# mail, left waiting, stopped every later `pbem ingest`.
+OVERFLOW_DATES = [b"Fri, 31 Dec 9999 23:59:59 -2359", b"31 Dec 9999 23:00 -0100",
+                  b"Fri, 31 Dec 9999 23:59:59 -0001 (comment)"]
+
+
+@pytest.mark.parametrize("date", OVERFLOW_DATES)
+def test_a_date_past_the_year_9999_in_utc_is_ignored_with_a_warning(date):
+    from pbem.mail.extract import extract
+
+    raw = (b"From: a@example.org\nTo: ref@example.org\nDate: " + date
+           + b"\nMessage-ID: <x1@example.org>\nSubject: orders\n\nhello\n")
+    ex = extract(raw)
+    assert ex.date is None
+    assert any("Date" in w for w in ex.warnings), ex.warnings
+
+
+def test_a_date_past_the_year_9999_does_not_stop_the_mail_beside_it(referee, players, game,
+                                                                     clock, tmp_path):
+    overflow = (b"From: a@example.org\nTo: ref@example.org\n"
+                b"Date: Fri, 31 Dec 9999 23:59:59 -2359\nMessage-ID: <x1@example.org>\n"
+                b"Subject: orders\n\nhello\n")
+    box = maildir(tmp_path, overflow, valid(players, game, clock))
+    verdicts = ingest_dir(referee, box)
+    assert [v.status for v in by_origin(verdicts, "M1P1")] == ["accepted"]
+    assert len(by_origin(verdicts, "M0P1")) == 1
+    assert {v.status for v in ingest_dir(referee, box)} == {"duplicate"}  # nothing left waiting

@@ -163,7 +163,10 @@ def header_only(raw: bytes):
 def unread(item: Arrival, failure: str) -> ReadMessage:
     """The ReadMessage of a message that could not be read: ``failure`` says why; the sender
     and subject come from a bounded look at the header block when that much can be read."""
-    ex = header_only(item.raw) if not item.bare else None
+    try:
+        ex = header_only(item.raw) if not item.bare else None
+    except Exception:  # noqa: BLE001  the header that failed the reader may fail here too:
+        ex = None      # the message still gets its verdict, and the batch goes on
     if ex is None:
         from pbem.mail.extract import Extracted
 

@@ -176,6 +176,19 @@ class Extracted:
                             self.warnings, self.alternates, self.raw_bytes))
 
 
+
+def _in_utc(when, header, warnings: list[str]):
+    """``when`` (a Date header's datetime) in UTC: a naive one ("-0000": the time is UTC, the
+    local zone unknown, RFC 5322 section 3.3) as UTC; None, with a warning, when UTC takes it
+    past the year 9999 (``Fri, 31 Dec 9999 23:59:59 -2359``), which a datetime cannot hold."""
+    if when.tzinfo is None:
+        return when.replace(tzinfo=timezone.utc)
+    try:
+        return when.astimezone(timezone.utc)
+    except OverflowError:
+        warnings.append(f"the Date header {str(header)!r} is out of range in UTC; ignored")
+        return None
+
 def extract(raw: bytes, *, bare: bool = False) -> Extracted:
     """Decode one message (RFC 5322 bytes as delivered) into :class:`Extracted`.
 
@@ -312,17 +325,13 @@ def _read_headers(msg: Message, result: Extracted) -> None:
     plain_date = _plain_date(msg)
     date = _header(msg, "Date", warnings) if plain_date is None else None
     if plain_date is not None:
-        when = plain_date
-        result.date = (when.replace(tzinfo=timezone.utc) if when.tzinfo is None
-                       else when.astimezone(timezone.utc))
+        result.date = _in_utc(plain_date, msg.get("Date"), warnings)
     elif date is not None:
         when = getattr(date, "datetime", None)
         if when is None:
             warnings.append(f"the Date header {str(date)!r} is not an RFC 5322 date; ignored")
-        elif when.tzinfo is None:  # "-0000": time given in UTC, local zone unknown (RFC 5322 3.3)
-            result.date = when.replace(tzinfo=timezone.utc)
         else:
-            result.date = when.astimezone(timezone.utc)
+            result.date = _in_utc(when, date, warnings)
 
     auto = _header(msg, "Auto-Submitted", warnings)
     if auto is not None:
