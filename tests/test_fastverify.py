@@ -138,3 +138,22 @@ def test_rfc8032_test1_signature():
 
     seed = bytes.fromhex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")
     assert PrivateKey(seed).sign(b"").hex() == RFC8032[0][2]
+
+
+def test_a_libsodium_that_accepts_s_plus_l_is_not_used():
+    """A libsodium built with ED25519_COMPAT (or an old one) checks only the top bits of S and
+    accepts S + L, which OpenSSL refuses: pbem must then leave every verdict to OpenSSL. No such
+    build can be installed here, so the check runs against a stand-in that accepts every
+    signature of the right length (the lenient build's verdict on RFC 8032 TEST 1 with S + L);
+    the installed libsodium passes it."""
+    from nacl._sodium import ffi, lib
+
+    from pbem.crypto.fastverify import _strict
+
+    class Lenient:
+        @staticmethod
+        def crypto_sign_open(out, out_len, signed, n, key):
+            return 0 if n == 64 else -1
+
+    assert _strict(lib, ffi)
+    assert not _strict(Lenient, ffi)

@@ -38,11 +38,31 @@ def _load() -> None:
     try:
         from nacl._sodium import ffi, lib  # the cffi module alone: PyNaCl's bindings cost 30 ms
 
-        if lib.sodium_init() < 0:
+        if lib.sodium_init() < 0 or not _strict(lib, ffi):
             return
     except Exception:  # not installed, or a build without the function: OpenSSL alone
         return
     _lib, _ffi = lib, ffi
+
+
+# RFC 8032 section 7.1, TEST 1 (the empty message): the public key and the signature
+_RFC8032_KEY = bytes.fromhex("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")
+_RFC8032_SIG = bytes.fromhex("e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e06522490155"
+                             "5fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b")
+_L = 2**252 + 27742317777372353535851937790883648493  # the order of the base point
+
+
+def _strict(lib, ffi) -> bool:
+    """True when this libsodium accepts RFC 8032's TEST 1 signature and refuses it with S + L
+    in place of S, which OpenSSL refuses: a libsodium built with ``ED25519_COMPAT`` (or an old
+    one) checks only S's top bits, would accept what OpenSSL refuses, and is not used."""
+    def accepts(sig: bytes) -> bool:  # the message is empty: the signed message is sig
+        out, out_len = ffi.new("unsigned char[]", 64), ffi.new("unsigned long long *")
+        return lib.crypto_sign_open(out, out_len, sig, 64, _RFC8032_KEY) == 0
+
+    s = int.from_bytes(_RFC8032_SIG[32:], "little")
+    return accepts(_RFC8032_SIG) and not accepts(_RFC8032_SIG[:32]
+                                                 + (s + _L).to_bytes(32, "little"))
 
 
 def available() -> bool:
