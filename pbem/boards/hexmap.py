@@ -230,6 +230,11 @@ class HexMap:
         sw, nw."""
         return self._neighbours[self._key(label)]
 
+    def neighbour_table(self) -> dict[str, tuple[str, ...]]:
+        """``{label: neighbours(label)}`` for every hex of the map, for loops that ask for the
+        neighbours of many hexes already known to be on the map (a path search); read-only."""
+        return self._neighbours
+
     def adjacent(self, a: str, b: str) -> bool:
         """True when ``a`` and ``b`` are next to each other."""
         return b in self._neighbours[self._key(a)]

@@ -48,21 +48,23 @@ def _search(hexmap: HexMap, start: str, cost: Cost, budget: float | None,
     Ties are broken by hex label, so results are reproducible: labels are four digits
     ``CCRR`` (hexgrid.format_label), so their string order is label order
     (:func:`~pbem.boards.hexgrid.label_key`) and the heap compares the labels themselves."""
-    neighbours = hexmap.neighbours
-    neighbours(start)
+    hexmap.neighbours(start)  # KeyError / HexLabelError for a hex off the map
+    neighbours = hexmap.neighbour_table()
     best = {start: 0.0}
     came: dict[str, str] = {}
     heap = [(0.0, start)]
     done: set[str] = set()
     inf = float("inf")
+    limit = inf if budget is None else budget
+    pop, push, best_of = heapq.heappop, heapq.heappush, best.get
     while heap:
-        spent, here = heapq.heappop(heap)
+        spent, here = pop(heap)
         if here in done:
             continue
         if here == goal:
             return best, came, spent
         done.add(here)
-        for there in neighbours(here):
+        for there in neighbours[here]:
             if there in done:
                 continue
             c = cost(here, there)
@@ -71,12 +73,10 @@ def _search(hexmap: HexMap, start: str, cost: Cost, budget: float | None,
             if c < 0:
                 raise ValueError(f"step {here}->{there} costs {c!r}: costs must be 0 or more")
             total = spent + c
-            if budget is not None and total > budget:
-                continue
-            if total < best.get(there, inf):
+            if total <= limit and total < best_of(there, inf):
                 best[there] = total
                 came[there] = here
-                heapq.heappush(heap, (total, there))
+                push(heap, (total, there))
     return best, came, None
 
 
