@@ -109,14 +109,12 @@ def start_run(db, now: datetime, game_id: str | None = None) -> tuple[datetime |
     ``game_id`` that is no game."""
     from pbem.engine.errors import NotFound
     from pbem.engine.headers import format_time, parse_issued
-    from pbem.store.models import Setting
 
     with db.write() as s:
-        if game_id is not None and repo.get_game(s, game_id) is None:
+        if game_id is not None and not repo.game_exists(s, game_id):
             raise NotFound(f"no game {game_id!r} (see `pbem status`)")
-        row = s.get(Setting, LAST_RUN_SETTING)
-        previous = parse_issued(row.value) if row else None
-        s.merge(Setting(key=LAST_RUN_SETTING, value=format_time(now)))
+        held = repo.swap_setting(s, LAST_RUN_SETTING, format_time(now))
+        previous = parse_issued(held) if held else None
         if game_id is not None:  # process_game itself finds whether it has an open window
             return previous, [game_id]
         return previous, list(dict.fromkeys(p.game_id for p in repo.open_phases(s)))

@@ -47,6 +47,26 @@ def claim_game(s: Session, game_id: str, *, wait: bool = False) -> Game | None:
     return s.exec(q).first()
 
 
+def game_exists(s: Session, game_id: str) -> bool:
+    """Whether the game ``game_id`` exists (its row is not loaded: no MAC to check)."""
+    t = Game.__table__
+    return s.execute(select(t.c.id).where(t.c.id == game_id)).first() is not None
+
+
+def swap_setting(s: Session, key: str, value: str) -> str | None:
+    """Set the setting ``key`` to ``value`` and return what it held (None: unset), in two Core
+    statements (a ``pbem process`` run records its time this way once per run)."""
+    from pbem.store.models import Setting
+
+    t = Setting.__table__
+    old = s.execute(select(t.c.value).where(t.c.key == key)).scalar()
+    if old is None:
+        s.execute(t.insert().values(key=key, value=value))
+    else:
+        s.execute(t.update().where(t.c.key == key).values(value=value))
+    return old
+
+
 def list_games(s: Session, *, active_only: bool = False) -> list[Game]:
     q = select(Game).order_by(Game.created_at, Game.id)
     if active_only:
