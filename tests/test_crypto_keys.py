@@ -370,3 +370,78 @@ def test_master_key_bad_files(tmp_path, text, pattern):
     with pytest.raises(KeyFormatError, match=pattern) as info:
         load_master_key(path)
     assert str(path) in str(info.value)
+
+
+# Seat keys of small order (found by a fresh-eyes tester): under the identity point (01 00 .. 00)
+# RFC 8032 verification, as OpenSSL does it, accepts R = [r]B, S = r for any message, so anyone
+# could sign orders for that seat. Such keys are refused where keys are read.
+
+_P = 2**255 - 19
+_D = -121665 * pow(121666, -1, _P) % _P
+
+
+def _decode(raw: bytes):
+    """RFC 8032 5.1.3: the point (x, y) a 32-byte encoding names (y taken mod p), or None."""
+    n = int.from_bytes(raw, "little")
+    y, sign = (n & (2**255 - 1)) % _P, n >> 255
+    u, v = (y * y - 1) % _P, (_D * y * y + 1) % _P
+    x = u * pow(v, 3, _P) * pow(u * pow(v, 7, _P), (_P - 5) // 8, _P) % _P
+    if v * x * x % _P != u:
+        x = x * pow(2, (_P - 1) // 4, _P) % _P
+        if v * x * x % _P != u:
+            return None
+    if x % 2 != sign:
+        x = (_P - x) % _P
+    return x, y
+
+
+def _add(a, b):
+    """Edwards addition on -x^2 + y^2 = 1 + d x^2 y^2 (RFC 8032 5.1.4, affine)."""
+    (x1, y1), (x2, y2) = a, b
+    t = _D * x1 * x2 * y1 * y2 % _P
+    return ((x1 * y2 + y1 * x2) * pow(1 + t, -1, _P) % _P,
+            (y1 * y2 + x1 * x2) * pow(1 - t, -1, _P) % _P)
+
+
+def _times_8(point):
+    for _ in range(3):
+        point = _add(point, point)
+    return point
+
+
+def test_the_small_order_blocklist_holds_exactly_points_of_small_order():
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from pbem.crypto.keys import _SMALL_ORDER
+
+    for raw in _SMALL_ORDER:
+        for sign in (0, 0x80):  # either sign of x
+            point = _decode(raw[:31] + bytes([raw[31] | sign]))
+            assert point is None or _times_8(point) == (0, 1), raw.hex()
+    # the eight points of order dividing 8 are all named (each by a canonical encoding)
+    named = {_decode(raw[:31] + bytes([raw[31] | s])) for raw in _SMALL_ORDER for s in (0, 0x80)}
+    assert len(named - {None}) == 8
+    real = _decode(Ed25519PrivateKey.generate().public_key().public_bytes_raw())
+    assert _times_8(real) != (0, 1)
+
+
+@pytest.mark.parametrize("raw", [bytes([1]) + bytes(31), bytes(32),
+                                 bytes.fromhex("ecff" + "ff" * 29 + "7f"),
+                                 bytes.fromhex("26e8958fc2b227b045c3f489f2ef98f0"
+                                               "d5dfac05d3c63339b13802886d53fc85")],
+                         ids=["identity", "order-4", "order-2", "order-8-negative-x"])
+def test_a_public_key_of_small_order_is_refused(raw):
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from pbem.crypto.keys import KeyFormatError, load_public_key
+
+    line = f"pbem-ed25519 {base64.b64encode(raw).decode()} red"
+    with pytest.raises(KeyFormatError, match=r"seat\.pub:1: .*small order"):
+        load_public_key(line, "seat.pub")
+    blob = (len(b"ssh-ed25519").to_bytes(4, "big") + b"ssh-ed25519"
+            + (32).to_bytes(4, "big") + raw)
+    with pytest.raises(KeyFormatError, match="small order"):
+        load_public_key(f"ssh-ed25519 {base64.b64encode(blob).decode()} red", "seat.pub")
+    good = Ed25519PrivateKey.generate().public_key().public_bytes_raw()
+    assert load_public_key(f"pbem-ed25519 {base64.b64encode(good).decode()} red",
+                           "seat.pub").raw == good

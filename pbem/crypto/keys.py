@@ -278,8 +278,10 @@ def load_public_key(text: str, source: str) -> PublicKey:
     ``source`` (a file name, or "registration mail from x@y") names the input in messages.
 
     Raises :class:`UnsupportedKeyTypeError` for an RSA, ECDSA, DSA or security-key line;
-    :class:`KeyFormatError` for any other line, bad base64, a wrong length, a private key given
-    where the public one was expected, a second key line, or no key at all. Messages read
+    :class:`KeyFormatError` for any other line, bad base64, a wrong length, a key of small
+    order (such as the identity point: signatures anyone can make verify under it), a private
+    key given where the public one was expected, a second key line, or no key at all. Messages
+    read
     ``SOURCE:LINE: what was found; what was expected``.
     """
     found: PublicKey | None = None
@@ -301,6 +303,32 @@ def load_public_key(text: str, source: str) -> PublicKey:
     return found
 
 
+_SMALL_ORDER = frozenset(bytes.fromhex(h) for h in (
+    "0000000000000000000000000000000000000000000000000000000000000000",  # 0: order 4
+    "0100000000000000000000000000000000000000000000000000000000000000",  # 1: order 1
+    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",  # order 8
+    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",  # order 8
+    "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  # p - 1: order 2
+    "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  # p (= 0): order 4
+    "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  # p + 1 (= 1): order 1
+))
+"""The encodings of the eight Ed25519 points of small order, and the two non-canonical ones
+that name two of them, with the sign bit of x (the top bit) cleared: libsodium's blocklist
+(``ge25519_has_small_order``)."""
+
+
+def _not_small_order(raw: bytes, where: str) -> bytes:
+    """``raw`` unless it encodes a point of small order (:data:`_SMALL_ORDER`, either sign of
+    x); then KeyFormatError. Under such a key RFC 8032 verification, as OpenSSL does it,
+    accepts signatures anyone can make (under the identity point, ``01 00 .. 00``:
+    R = [r]B, S = r for any message), so it must not become a seat's key."""
+    if raw[:31] + bytes([raw[31] & 0x7F]) in _SMALL_ORDER:
+        raise KeyFormatError(
+            f"{where}: this Ed25519 public key is a point of small order, under which anyone "
+            f"can make signatures that verify; {_EXPECTED_PUBLIC}")
+    return raw
+
+
 def _parse_public_line(s: str, where: str) -> PublicKey:
     fields = s.split(None, 2)
     kind = fields[0]
@@ -320,7 +348,7 @@ def _parse_public_line(s: str, where: str) -> PublicKey:
                 f"{where}: the key data after '{kind}' (not shown) decodes to {len(raw)} bytes; "
                 "an Ed25519 public key is 32 bytes"
             )
-        return PublicKey(raw, _comment(comment, where))
+        return PublicKey(_not_small_order(raw, where), _comment(comment, where))
     if kind == SSH_ED25519:
         try:
             key = serialization.load_ssh_public_key(s.encode("utf-8"))
@@ -331,7 +359,8 @@ def _parse_public_line(s: str, where: str) -> PublicKey:
             ) from None
         if not isinstance(key, Ed25519PublicKey):  # pragma: no cover - cryptography checks the type
             raise UnsupportedKeyTypeError(f"{where}: {quote(s)} is not an Ed25519 key; {_ONLY_ED25519}")
-        return PublicKey(key.public_bytes_raw(), _comment(comment, where))
+        return PublicKey(_not_small_order(key.public_bytes_raw(), where),
+                         _comment(comment, where))
     if kind.startswith(_OTHER_SSH_TYPES):
         raise UnsupportedKeyTypeError(f"{where}: a line starting {quote(kind, 60)} is an "
                                       f"{kind} key; {_ONLY_ED25519}")
