@@ -412,7 +412,7 @@ def _times_8(point):
 def test_the_small_order_blocklist_holds_exactly_points_of_small_order():
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from pbem.crypto.keys import _SMALL_ORDER
+    from pbem.crypto.keyread import _SMALL_ORDER
 
     for raw in _SMALL_ORDER:
         for sign in (0, 0x80):  # either sign of x
