@@ -178,9 +178,10 @@ class Extracted:
 
 
 def _in_utc(when, header, warnings: list[str]):
-    """``when`` (a Date header's datetime) in UTC: a naive one ("-0000": the time is UTC, the
-    local zone unknown, RFC 5322 section 3.3) as UTC; None, with a warning, when UTC takes it
-    past the year 9999 (``Fri, 31 Dec 9999 23:59:59 -2359``), which a datetime cannot hold."""
+    """``when`` (the datetime of the Date ``header``, which the warning quotes) in UTC: a naive
+    one ("-0000": the time is UTC, the local zone unknown, RFC 5322 section 3.3) as UTC;
+    None, with a warning, when UTC takes it past the year 9999 (``Fri, 31 Dec 9999 23:59:59
+    -2359``), which a datetime cannot hold."""
     if when.tzinfo is None:
         return when.replace(tzinfo=timezone.utc)
     try:
@@ -188,6 +189,7 @@ def _in_utc(when, header, warnings: list[str]):
     except OverflowError:
         warnings.append(f"the Date header {str(header)!r} is out of range in UTC; ignored")
         return None
+
 
 def extract(raw: bytes, *, bare: bool = False) -> Extracted:
     """Decode one message (RFC 5322 bytes as delivered) into :class:`Extracted`.
@@ -325,7 +327,7 @@ def _read_headers(msg: Message, result: Extracted) -> None:
     plain_date = _plain_date(msg)
     date = _header(msg, "Date", warnings) if plain_date is None else None
     if plain_date is not None:
-        result.date = _in_utc(plain_date, msg.get("Date"), warnings)
+        result.date = _in_utc(plain_date, _first_raw(msg, "Date"), warnings)
     elif date is not None:
         when = getattr(date, "datetime", None)
         if when is None:
