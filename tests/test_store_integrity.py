@@ -246,28 +246,29 @@ def _drop_0006(con):
         con.execute(f"DROP INDEX IF EXISTS {name}")
 
 
+def _drop_columns(con, new_in: dict) -> None:
+    """Drop the columns ``{table: (column, ...)}`` a revision added."""
+    for table, cols in new_in.items():
+        for col in cols:
+            con.execute(f"ALTER TABLE {table} DROP COLUMN {col}")
+
+
 def _drop_0005(con):
     """Drop the column added by 0005 and everything later."""
     _drop_0006(con)
-    for table, cols in NEW_IN_0005.items():
-        for col in cols:
-            con.execute(f"ALTER TABLE {table} DROP COLUMN {col}")
+    _drop_columns(con, NEW_IN_0005)
 
 
 def _drop_0004(con):
     """Drop the columns added by 0004 and every later revision."""
     _drop_0005(con)
-    for table, cols in NEW_IN_0004.items():
-        for col in cols:
-            con.execute(f"ALTER TABLE {table} DROP COLUMN {col}")
+    _drop_columns(con, NEW_IN_0004)
 
 
 def _drop_0003(con):
     """Drop the columns added by 0003 and every later revision."""
     _drop_0004(con)
-    for table, cols in NEW_IN_0003.items():
-        for col in cols:
-            con.execute(f"ALTER TABLE {table} DROP COLUMN {col}")
+    _drop_columns(con, NEW_IN_0003)
 
 
 from pbem.store.db import SCHEMA_HEAD  # noqa: E402
