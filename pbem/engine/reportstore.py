@@ -169,8 +169,15 @@ def _dictionary(s, sealer, game_id: str, seq: int, depth: int, cache: dict | Non
                                 f"{seq}, is missing")
     raw = _open_raw(s, sealer, base, depth, cache)[0]
     if cache is not None:
+        if len(cache) >= _CACHE_MAX:  # a long delivery run: the phases read lately suffice
+            cache.clear()
         cache[key] = raw
     return raw
+
+
+_CACHE_MAX = 64
+"""At most this many public contexts (about 20 KB each) are kept in a ``cache`` of
+:func:`report_parts`."""
 
 
 def open_context(s, sealer, row, cache: dict | None = None) -> tuple[dict, str | None]:
