@@ -128,8 +128,8 @@ def process_game(db, sealer, gid: str, *, now: datetime, entropy, force: bool = 
     resolve its open window if it is ready, and the window that opens after it while that one
     is ready at once, or postpone it (downtime guard), or queue its due reminders. Returns the
     results in order (empty: nothing to do), or None when another transaction holds the game
-    (another worker is on it) or it does not exist. ``last_run``: :func:`start_run`'s first value.
-    ``entropy`` may offer ``for_phase(game_id, seq)``, the entropy to draw this game's new
+    (another worker is on it) or it does not exist. ``last_run``: the first value of
+    :func:`start_run`. ``entropy`` may offer ``for_phase(game_id, seq)``, the entropy to draw this game's new
     seeds from (tests and replays: the bytes a game gets then do not depend on which worker
     takes it, or in which order)."""
     return _process_one(db, sealer, gid, now=now, entropy=entropy, force=force,
