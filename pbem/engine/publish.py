@@ -59,7 +59,7 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
     role, ``next_phase`` the window now open (None when the game has ended). Returns the public
     report's text when ``public_text`` (rendered for it), else ``""``.
     """
-    from pbem.engine.reportstore import render, store_contexts
+    from pbem.engine.reportstore import render, render_formats, store_contexts
     from pbem.reports.render import template_folder
 
     rs, game = ctx.ruleset, ctx.game
@@ -126,8 +126,7 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
     store_contexts(ctx.session, ctx.sealer, game.id, seq, stored, now, templates)
     if templates is not None:  # a referee's template that fails stops the phase, not the mail
         for _, context in stored:
-            for fmt in ("text", "html"):
-                render(context, fmt, templates)
+            render_formats(context, ("text", "html"), templates)
     if not public_text:
         return ""
     return render(next(c for r, c in stored if r == PUBLIC), "text", templates)

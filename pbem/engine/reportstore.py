@@ -196,20 +196,45 @@ def render(context: dict, fmt: str, templates: str | None = None) -> str:
     map is drawn from its view by its game's ruleset, and, for HTML, its SVG map. Raises
     ReportTemplateError for a template that fails or a folder that is gone, ValueError for
     another format."""
+    return render_formats(context, (fmt,), templates)[fmt]
+
+
+def render_formats(context: dict, fmts=("text", "html"),
+                   templates: str | None = None) -> dict[str, str]:
+    """``{fmt: body}``: the report ``context`` rendered as each of ``fmts`` (as
+    :func:`render`), its reader's view drawn once for the text map and the SVG map of all of
+    them (a drawing is the costliest part of a report). Raises as :func:`render`."""
     from pbem.engine import registry
     from pbem.reports.render import render_html, render_text, templates_in
 
-    if fmt not in ("text", "html"):
-        raise ValueError(f"report format {fmt!r}: expected text or html")
+    for fmt in fmts:
+        if fmt not in ("text", "html"):
+            raise ValueError(f"report format {fmt!r}: expected text or html")
     ruleset = context["game"]["ruleset"]
-    rs = registry.get(ruleset)
-    full = dict(context, board=rs.text_map(context["view"]))
+    board, svg = _maps(registry.get(ruleset), context["view"], "html" in fmts)
+    full = dict(context, board=board)
+    out = {}
     with templates_in(templates):
-        if fmt == "text":
-            return render_text(ruleset, full)
-        from pbem.reports.svgmap import map_for
+        for fmt in fmts:
+            out[fmt] = (render_text(ruleset, full) if fmt == "text"
+                        else render_html(ruleset, dict(full, svg=svg)))
+    return out
 
-        return render_html(ruleset, dict(full, svg=map_for(rs, context["view"])))
+
+def _maps(rs, view: dict, svg: bool) -> tuple[str, dict | None]:
+    """``(text map, svg context or None)`` of ``view`` by ruleset ``rs``: one ``draw`` for
+    both, unless the ruleset writes its own ``text_map``."""
+    from pbem.engine.ruleset import Ruleset
+    from pbem.reports.svgmap import drawing_svg, map_for
+
+    if type(rs).text_map is not Ruleset.text_map:
+        return rs.text_map(view), (map_for(rs, view) if svg else None)
+    drawing = rs.draw(view)
+    if drawing is None:
+        return "", None
+    from pbem.boards.drawing import text_map
+
+    return text_map(drawing), (drawing_svg(drawing) if svg else None)
 
 
 def _rendered_body(sealer, row) -> str:
@@ -255,7 +280,7 @@ def report_parts(s, sealer, game_id: str, role: str, phase_seq: int,
             raise LookupError(f"no stored {fmt} report of phase {phase_seq} for {role}")
         if row.fmt == store.CONTEXT:
             context, templates = open_context(s, sealer, row, cache)
-            return {f: render(context, f, templates) for f in ("text", "html")}
+            return render_formats(context, ("text", "html"), templates)
         parts[fmt] = _rendered_body(sealer, row)
     return parts
 
@@ -267,9 +292,8 @@ def all_report_bodies(s, sealer, game_id: str) -> list[dict]:
     for row in store.game_reports(s, game_id):
         if row.fmt == store.CONTEXT:
             context, templates = open_context(s, sealer, row, cache)
-            for fmt in ("html", "text"):
-                out.append({"seq": row.phase_seq, "role": row.role, "fmt": fmt,
-                            "body": render(context, fmt, templates)})
+            for fmt, body in render_formats(context, ("html", "text"), templates).items():
+                out.append({"seq": row.phase_seq, "role": row.role, "fmt": fmt, "body": body})
         else:
             out.append({"seq": row.phase_seq, "role": row.role, "fmt": row.fmt,
                         "body": _rendered_body(sealer, row)})

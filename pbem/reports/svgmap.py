@@ -430,15 +430,21 @@ def map_for(ruleset, view: dict) -> dict | None:
     ``draw(view)`` on its hex map or positioned board. ``ruleset`` is a ruleset object or its
     registered name. None when the ruleset draws nothing for this view or its board is
     neither (a pure graph without positions, no board)."""
-    from pbem.boards.drawing import positions
-    from pbem.boards.hexmap import HexMap
-
     if isinstance(ruleset, str):
         from pbem.engine import registry
 
         ruleset = registry.get(ruleset)
     draw = getattr(ruleset, "draw", None)
-    drawing = draw(view) if draw is not None else None
+    return drawing_svg(draw(view) if draw is not None else None)
+
+
+def drawing_svg(drawing) -> dict | None:
+    """The ``svg`` context (:func:`svg_context`) of a :class:`pbem.boards.drawing.Drawing`
+    already drawn (a report draws its reader's view once for its text map and its SVG map);
+    None for no drawing or a board that is neither a hex map nor a positioned board."""
+    from pbem.boards.drawing import positions
+    from pbem.boards.hexmap import HexMap
+
     if drawing is None:
         return None
     if not isinstance(drawing.board, HexMap) and positions(drawing.board) is None:
