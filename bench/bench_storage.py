@@ -18,7 +18,8 @@ Run from the repository root with the project installed::
 
 Prints, per ruleset, a table of the bytes per phase by table (median and worst over every
 phase of every game), the total per phase (median, worst: the target of issue 11 is at most
-20 KB), what creating the game stored, and the database and WAL file sizes when the last
+20 KB), the worst phase's bytes by table (those of 50 bytes or more), what creating the game
+stored, and the database and WAL file sizes when the last
 game ended; then one line per ruleset::
 
     storage atlantis: 76 phases, median 14.2 KB, worst 18.9 KB per phase; database 1.6 MB, WAL 0.4 MB
@@ -110,6 +111,9 @@ def report(name: str, games: int, seed: int) -> str:
         print(f"  {t:<12} {kb(statistics.median(values)):>10} {kb(max(values)):>10} "
               f"{sum(values) / whole:>7.0%}")
     print(f"  {'all':<12} {kb(statistics.median(totals)):>10} {kb(max(totals)):>10}")
+    worst = phases[totals.index(max(totals))]
+    print("  the worst phase: " + ", ".join(f"{t} {kb(worst[t])}" for t in tables
+                                             if worst.get(t, 0) >= 50))
     setup = [sum(c.values()) for c in created]
     print(f"  creating the game stored {kb(statistics.median(setup))} KB (median)")
     db_size, wal_size, _ = sizes[-1]

@@ -75,7 +75,7 @@ def test_migrations_reach_the_same_schema_on_postgresql_as_on_sqlite(pg_url, tmp
     lite, pg = schema(lite_url), schema(pg_url)
     assert set(pg) == set(lite)
     assert {"alembic_version", "setting", "game", "player", "sealed", "phase", "message",
-            "order_set", "event", "report", "outbox", "log_line"} <= set(lite)
+            "order_set", "event", "report", "outbox", "log_block"} <= set(lite)
     for table, want in lite.items():
         got = pg[table]
         want_columns = {name: (SAME_TYPE.get(kind, kind), nullable)

@@ -47,7 +47,7 @@ def next_referee(referee, clock):
 def snapshot(referee):
     return (peek(referee, "SELECT id, status FROM phase ORDER BY id"),
             peek(referee, "SELECT id, sent_at FROM outbox ORDER BY id"),
-            peek(referee, "SELECT count(*) FROM log_line"),
+            peek(referee, "SELECT count(*), max(last_seq) FROM log_block"),
             peek(referee, "SELECT id, status FROM order_set ORDER BY id"))
 
 
@@ -240,8 +240,30 @@ NEW_IN_0006 = ("ix_report_game_role_phase", "ix_event_game_phase", "ix_order_set
 """The indexes schema 0006 adds (migrations/versions/0006_lookup_indexes.py)."""
 
 
+def _drop_0007(con):
+    """Undo 0007 (migrations/versions/0007_log_blocks.py) as pbem at 0006 would have stored
+    the log: the table ``log_line``, one row per line, each line read back from its block
+    (pbem.store.logblock), then no ``log_block``. Does nothing when there is no ``log_block``
+    (a later step may ask again)."""
+    from pbem.store.logblock import decode_block
+
+    if "log_block" not in con.tables():
+        return
+    con.execute("CREATE TABLE log_line (game_id VARCHAR NOT NULL REFERENCES game (id), "
+                "seq INTEGER NOT NULL, line TEXT NOT NULL, PRIMARY KEY (game_id, seq))")
+    blocks = con.execute("SELECT game_id, first_seq, last_seq, encoding, prev, blob FROM "
+                         "log_block ORDER BY game_id, first_seq").fetchall()
+    for game_id, first, last, encoding, prev, blob in blocks:
+        for i, line in enumerate(decode_block(encoding, bytes(blob), prev, last - first + 1)):
+            con.execute("INSERT INTO log_line (game_id, seq, line) VALUES (?, ?, ?)",
+                        (game_id, first + i, line))
+    con.execute("DROP TABLE log_block")
+
+
 def _drop_0006(con):
-    """Drop the indexes added by 0006 (IF EXISTS: a later step may ask again)."""
+    """Drop the indexes added by 0006 and undo every later revision (IF EXISTS: a later step
+    may ask again)."""
+    _drop_0007(con)
     for name in NEW_IN_0006:
         con.execute(f"DROP INDEX IF EXISTS {name}")
 

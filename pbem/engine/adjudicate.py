@@ -418,8 +418,8 @@ def reveal_hidden(ctx: GameContext, now: datetime) -> None:
     values, streams = [], {}
     from pbem.store import loglines  # only the lines read below: a long log is not loaded whole
 
-    lines = [json.loads(line) for line in loglines.matching(
-        ctx.session, game.id, loglines.REVEAL_NEEDLES, ctx.new_lines)]
+    lines = [json.loads(line) for line in loglines.matching(  # prev unread: exact=False
+        ctx.session, game.id, loglines.REVEAL_NEEDLES, ctx.new_lines, exact=False)]
     # A phase id appears more than once when the phase was undone and opened again (pbem game
     # undo): each dice-commit of it starts a stream of its own, keyed with the nonces of its own
     # dice-reveal (docs/dice.md, "Undo"). (phase, n): the n-th commitment of the phase.

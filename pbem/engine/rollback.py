@@ -120,9 +120,12 @@ def undo_last_phase(ctx, why: str, now: datetime, entropy) -> dict:
     from pbem.engine.gamestate import dice_seed_purpose
     from pbem.engine.headers import format_time
     from pbem.engine.notices import queue_notices, record_action
+    from pbem.store import loglines
 
     game, s = ctx.game, ctx.session
-    undone = check_undoable(ctx, repo.log_lines(s, game.id))
+    # only the lines that could be the end's reveal, not the whole log (issue 11: long logs)
+    undone = check_undoable(ctx, loglines.matching(s, game.id, ['"hidden-reveal"'],
+                                                   exact=False))
     snapshot = read_snapshot(ctx, undone.seq)
 
     cancelled = repo.open_phase(s, game.id)

@@ -439,7 +439,7 @@ class Referee(MailCommands, GameAdmin):
 
         self.game(game_id)
         with self.db.read() as s:
-            found = loglines.matching(s, game_id, ['"type":"game-end"'])
+            found = loglines.matching(s, game_id, ['"type":"game-end"'], exact=False)
         for line in reversed(found):
             obj = json.loads(line)
             if obj.get("type") == "game-end":

@@ -11,12 +11,14 @@ target. Times are moved as the same instants (SQLite keeps them without a zone, 
 :func:`copy_database` refuses (:class:`CopyRefused`) a target that holds anything but settings,
 a source and target whose schemas differ (revision, tables or columns), and a source whose rows
 were not protected with the given key. Afterwards it checks, reading the target again: the rows
-per table, every protected row's MAC, and every game's public log against the source's.
+per table, every protected row's MAC, and every game's public log against the source's. The
+public log's blocks (table ``log_block``, pbem.store.logblock) are copied as stored; the check
+decodes every game's log on both sides, checks it against its game row (the hash of its last
+line is the game's ``log_head``: pbem.store.loglines) and compares the lines.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -132,15 +134,13 @@ def _reset_sequences(dst, meta: MetaData) -> None:
                                  f'"{t.name}"), 0) + 1, false)'), {"s": seq})
 
 
-def _log_digests(conn, meta: MetaData) -> dict[str, tuple[int, str]]:
-    """Per game: (lines, sha256 of its public log lines in order, each ending in a newline)."""
-    t = meta.tables["log_line"]
-    out: dict[str, list] = {}
-    for gid, line in conn.execute(select(t.c.game_id, t.c.line).order_by(t.c.game_id, t.c.seq)):
-        entry = out.setdefault(gid, [0, hashlib.sha256()])
-        entry[0] += 1
-        entry[1].update(line.encode("utf-8") + b"\n")
-    return {g: (n, h.hexdigest()) for g, (n, h) in out.items()}
+def _log_digests(conn) -> dict[str, tuple[int, str]]:
+    """Per game: (lines, sha256 of its public log lines in order, each ending in a newline),
+    each log decoded from its blocks and checked against its game row
+    (pbem.store.loglines.digests: LogTampered)."""
+    from pbem.store import loglines
+
+    return loglines.digests(conn)
 
 
 def _counts(conn, meta: MetaData) -> dict[str, int]:
@@ -206,7 +206,7 @@ def _verify(src, dst, src_meta, dst_meta, row_key: bytes, summary: CopySummary) 
         bad = [f"{t}: {before[t]} -> {after.get(t)}" for t in before if before[t] != after.get(t)]
         raise CopyRefused(f"row counts differ after the copy ({'; '.join(bad)}); nothing was "
                           "written")
-    logs_before, logs_after = _log_digests(src, src_meta), _log_digests(dst, dst_meta)
+    logs_before, logs_after = _log_digests(src), _log_digests(dst)
     if logs_before != logs_after:
         bad = sorted(g for g in set(logs_before) | set(logs_after)
                      if logs_before.get(g) != logs_after.get(g))

@@ -59,7 +59,7 @@ from pbem.store.base import Session
 
 import pbem.store.integrity  # noqa: F401  (the row-MAC events on the protected models)
 
-SCHEMA_HEAD = "0006_lookup_indexes"
+SCHEMA_HEAD = "0007_log_blocks"
 """The Alembic revision this code expects; ``pbem init``/``pbem upgrade`` bring a database to it."""
 
 BUSY_TIMEOUT_MS = 60_000

@@ -212,7 +212,10 @@ event_table = Table(
 
 @mapped(event_table)
 class EventRow(Row):
-    """An event of a phase with its audience; private events are sealed."""
+    """The private events of a phase for one audience (a row per audience and store, the
+    events' JSON list compressed and sealed: pbem.engine.gamestate.GameContext.store_events);
+    public events are public log lines only. Rows stored by an earlier pbem hold one event
+    each, sealed uncompressed, or (a public one) no blob."""
 
 
 report_table = Table(
@@ -269,14 +272,22 @@ class Outbox(Row):
     ``report_seq`` (so adjudication does not pay for MIME encoding)."""
 
 
-log_line_table = Table(
-    "log_line", metadata,
+log_block_table = Table(
+    "log_block", metadata,
     Column("game_id", String, ForeignKey("game.id"), primary_key=True),
-    Column("seq", Integer, primary_key=True),
-    Column("line", Text, nullable=False),
+    # the lines' numbers in the game's log, from 1: first_seq..last_seq
+    Column("first_seq", Integer, primary_key=True),
+    Column("last_seq", Integer, nullable=False),
+    # how blob is stored (pbem.store.logblock: "z1", "j1")
+    Column("encoding", String, nullable=False),
+    # the hash the block's first line points at (the previous line's, 64 zeros at the start)
+    Column("prev", String, nullable=False),
+    Column("blob", LargeBinary, nullable=False),
 )
 
 
-@mapped(log_line_table)
-class LogLine(Row):
-    """One line of a game's public, hash-chained log (DESIGN.md, "The public log")."""
+@mapped(log_block_table)
+class LogBlock(Row):
+    """The lines one append added to a game's public, hash-chained log (DESIGN.md, "The public
+    log"), compressed with their recomputable ``prev`` values left out (pbem.store.logblock;
+    read through pbem.store.loglines). Public: stored in clear."""

@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from pbem.store.base import Session
 
-from pbem.store.models import (EventRow, Game, LogLine, Message, OrderSet, Outbox, Phase, Player,
+from pbem.store.models import (EventRow, Game, LogBlock, Message, OrderSet, Outbox, Phase, Player,
                                Report, Sealed)
 
 
@@ -294,21 +294,36 @@ def events(s: Session, game_id: str, phase_seq: int) -> list[EventRow]:
 
 
 def append_log(s: Session, game: Game, lines: Iterable[str], head: str) -> None:
-    """Store new log lines after the game's last one and move its head to ``head``."""
+    """Store new log lines after the game's last one, as one block (pbem.store.logblock: the
+    lines compressed, each recomputable ``prev`` left out), and move its head to ``head``.
+    ValueError when ``head`` is not the hash of the last line (nor, without lines, the game's
+    head): the stored log is checked against it whenever it is read whole."""
     from sqlalchemy import insert
 
-    rows = [{"game_id": game.id, "seq": game.log_count + i, "line": line}
-            for i, line in enumerate(lines, start=1)]
-    if rows:
-        s.execute(insert(LogLine), rows)
-    game.log_count += len(rows)
+    from pbem.store import logblock
+
+    lines = list(lines)
+    block = logblock.encode_block(lines, game.log_head) if lines else None
+    last = block[2] if block else game.log_head
+    if head != last:
+        raise ValueError(f"append_log: head {head!r} is not the hash of the game's last line "
+                         f"({last}); nothing was stored")
+    if block:
+        s.execute(insert(LogBlock), [{
+            "game_id": game.id, "first_seq": game.log_count + 1,
+            "last_seq": game.log_count + len(lines), "encoding": block[0],
+            "prev": game.log_head, "blob": block[1]}])
+    game.log_count += len(lines)
     game.log_head = head
     s.add(game)
 
 
 def log_lines(s: Session, game_id: str) -> list[str]:
-    return [r for r in s.exec(select(LogLine.line).where(LogLine.game_id == game_id)
-                              .order_by(LogLine.seq))]
+    """The game's whole public log, one string per line, checked against the game row
+    (pbem.store.loglines.iter_lines; LogTampered)."""
+    from pbem.store import loglines
+
+    return list(loglines.iter_lines(s, game_id))
 
 
 def get_report(s: Session, game_id: str, role: str, fmt: str,
