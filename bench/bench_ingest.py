@@ -17,7 +17,7 @@ and builds 1,000 order mails for its open window (the setup window, which all th
 Then it times ``Referee.ingest(iter_messages([maildir]))`` end to end: reading the Maildir,
 archiving every raw message (sealed), MIME extraction, signature search and verification,
 header binding, parsing and checking the orders, sealing them, superseding the older set and
-queueing a signed receipt per mail. Each run uses a fresh home with the same game and keys
+queueing a receipt per mail (its facts: it is rendered and signed when mailed). Each run uses a fresh home with the same game and keys
 (``--runs``, default 3); the headline is the median run. Every verdict must be ``accepted``,
 else the script prints the first few and exits with status 1.
 
@@ -367,9 +367,8 @@ INGEST_STAGES = [
     ("pbem.games.atlantis.ruleset:AtlantisRuleset", "parse", "ruleset.parse, not prepared", 3),
     ("pbem.games.atlantis.ruleset:AtlantisRuleset", "check", "ruleset.check, not prepared", 3),
     ("pbem.engine.gamestate:GameContext", "log", "public log line (GameContext.log)", 3),
+    # the receipt's facts: rendered and signed when mailed (pbem.engine.letters), not here
     ("pbem.engine.accept", "receipt_mail", "receipt (accept.receipt_mail)", 3),
-    ("pbem.reports.render", "render", "Jinja render (2 templates)", 4),
-    ("pbem.crypto.envelope", "sign_receipt", "sign receipt (Ed25519)", 4),
     ("pbem.engine.accept", "letter_row", "letter: compress, seal (letter_row)", 4),
     ("pbem.engine.judge:_Batch", "flush", "bulk inserts (_Batch.flush)", 2),
     ("pbem.store.integrity", "row_mac", "row MACs (integrity.row_mac, all callers)", 1),

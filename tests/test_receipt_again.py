@@ -76,6 +76,14 @@ def receipt_sha(text: str) -> str:
                 if line.startswith("orders-sha256: "))
 
 
+def signed_block(text: str) -> str:
+    """The receipt's envelope in ``text``: its first marker line to its last (docs/signing.md,
+    section 6)."""
+    start = text.index("-----BEGIN PBEM RECEIPT-----")
+    end = text.index("-----END PBEM SIGNATURE-----", start)
+    return text[start:end]
+
+
 def test_the_same_orders_in_a_new_mail_get_the_receipt_again(referee, players, game, clock,
                                                               tmp_path):
     red = players["red"]
@@ -101,6 +109,8 @@ def test_the_same_orders_in_a_new_mail_get_the_receipt_again(referee, players, g
     assert again[2] == first[2] + " (sent again)"
     expected = hashlib.sha256(canonical_bytes(text)).hexdigest()
     assert receipt_sha(again[3]) == receipt_sha(first[3]) == expected
+    # "the same signed receipt" (docs/signing.md, section 10), byte for byte
+    assert signed_block(again[3]) == signed_block(first[3])
     # cron reads the Maildir again: nothing more is sent
     verdicts = ingest_box(referee, box)
     assert [v.status for v in verdicts] == ["duplicate", "duplicate"]

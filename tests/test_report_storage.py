@@ -191,17 +191,23 @@ def test_a_row_moved_or_relabelled_does_not_open_and_its_mail_stays_queued(game,
                       "sent_at IS NULL") == [(0,)]
 
 
-def test_a_letter_stored_by_an_earlier_pbem_is_still_delivered(game, clock, tmp_path):
-    """Receipts were stored as sealed plain JSON before issue 11; they are zlib now."""
+@pytest.mark.parametrize("packed", [False, True])
+def test_a_letter_stored_by_an_earlier_pbem_is_still_delivered(game, clock, tmp_path, packed):
+    """Receipts were stored rendered, as sealed plain JSON before issue 11, then as zlib; they
+    are stored as their context now (pbem.engine.letters). A rendered one is mailed as it is."""
     (row_id, blob), = peek(game, "SELECT id, blob FROM outbox WHERE kind='receipt'")
     letter = json.loads(zlib.decompress(game.sealer.open("h1", "red", "mail:receipt", 0, blob)))
-    assert set(letter) == {"sender", "text", "in_reply_to"}
+    assert letter["template"] == "receipt.txt.j2" and "text" not in letter
+    text = ("Your orders are received (stored rendered by an earlier pbem).\n\n"
+            f"orders-sha256: {letter['context']['sha256']}\n")
+    old = json.dumps({"sender": letter["sender"], "text": text,
+                      "in_reply_to": letter["in_reply_to"]}, sort_keys=True).encode()
     attack(game, "UPDATE outbox SET blob=? WHERE id=?",
            (game.sealer.seal("h1", "red", "mail:receipt", 0,
-                             json.dumps(letter, sort_keys=True).encode()), row_id))
+                             zlib.compress(old) if packed else old), row_id))
     run = deliver(next_referee(game, clock), tmp_path / "out")
     (sent,) = [d for d in run.sent if d.id == row_id]
-    assert "orders-sha256:" in body(sent.where) and not run.problems
+    assert body(sent.where).replace("\r\n", "\n") == text and not run.problems
 
 
 def test_reports_are_rendered_with_the_folder_in_force_when_made(game, players, clock, tmp_path):

@@ -255,16 +255,16 @@ def orders_commitment(sealer, game: str, phase_id: str, role: str, text: str) ->
 
 def receipt_mail(batch, g, player, header, digest, problems, replaced, signed, ex,
                   now, *, salt: str, commit: str, warnings=()) -> None:
-    """A receipt signed with the game's referee key, quoting the orders' sha256 and their
-    problems against the current position, and ``warnings`` (sentences: accepted, but the
-    sender should know, e.g. a missing ``referee:`` line; docs/signing.md, section 10)."""
-    from pbem.crypto.envelope import sign_receipt
-    from pbem.reports.render import render
+    """Queue the receipt: a text signed with the game's referee key, quoting the orders'
+    sha256 and their problems against the current position, and ``warnings`` (sentences:
+    accepted, but the sender should know, e.g. a missing ``referee:`` line; docs/signing.md,
+    section 10). What it prints is stored; it is rendered and signed when it is mailed
+    (pbem.engine.letters)."""
+    from pbem.engine.letters import RECEIPT, unrendered
 
     game = g.ctx.game
-    key = batch.sealer.referee_signing_key(game.id)
     log_lines, log_head = g.ctx.log_position()
-    body = render("receipt.txt.j2", {
+    context = {
         "game": game.id, "turn": header.turn, "phase": header.phase, "role": header.role,
         "sha256": digest, "salt": salt, "commit": commit,
         "issued": format_time(header.issued), "received": format_time(now),
@@ -272,20 +272,15 @@ def receipt_mail(batch, g, player, header, digest, problems, replaced, signed, e
         "problems": [str(p) for p in problems], "method": signed.method,
         "warnings": list(warnings),
         "deadline": format_time(g.phase.deadline_at),
-        "log_lines": log_lines, "log_head": log_head})
-    signed_receipt = sign_receipt(body, key)
-    text = render("receipt_mail.txt.j2", {"receipt": signed_receipt, "game": game.id,
-                                          "referee_key": key.public_key().fingerprint,
-                                          "problems": len(problems),
-                                          "warnings": list(warnings)})
+        "log_lines": log_lines, "log_head": log_head}
     n = len(problems)
     subject = (f"[{game.id}] receipt: turn {header.turn} {header.phase} orders of {header.role}"
                + (f" ({n} problem{'s' if n != 1 else ''})" if n else ""))
     batch.mail.append(letter_row(
                batch.sealer, game_id=game.id, owner=header.role, kind="receipt",
                to=player.email, subject=subject, now=now,
-               letter={"sender": game.referee_address, "text": text,
-                       "in_reply_to": ex.message_id or None}))
+               letter={"sender": game.referee_address, "in_reply_to": ex.message_id or None,
+                       **unrendered(RECEIPT, context)}))
 
 
 def orders_purpose(phase_seq: int, digest: str) -> str:

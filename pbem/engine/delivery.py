@@ -129,7 +129,8 @@ def compose_queued(s, sealer, row, cache: dict | None = None) -> tuple[str, byte
     text and HTML from its stored context of ``report_seq`` (or taken as stored rendered by
     a pbem before schema 0005: pbem.engine.reportstore) and composed (encrypted to the
     reader's key with age when their seat asks for it: pbem.engine.encryption), a receipt,
-    rejection, notice or reminder from its sealed letter. Raises ComposeError
+    rejection, notice or reminder from its sealed letter (a receipt or rejection rendered
+    from its stored context, a receipt signed: pbem.engine.letters). Raises ComposeError
     (pbem.mail.errors) for a mail that cannot be made (an address that is not one),
     ReportTemplateError for a template that fails, anything else for a row whose stored parts
     cannot be read back. ``cache``: kept by the caller for the reports it composes in one
@@ -152,7 +153,10 @@ def compose_queued(s, sealer, row, cache: dict | None = None) -> tuple[str, byte
             return game.referee_address, compose_encrypted_report(s, game, row, player,
                                                                   parts["text"], parts["html"])
         return game.referee_address, compose_report(game, row, parts["text"], parts["html"])
+    from pbem.engine.letters import letter_text
+
     letter = open_letter(sealer, row)
+    letter["text"] = letter_text(sealer, row.game_id, letter)
     return letter["sender"], compose_letter(row, letter)
 
 
@@ -209,8 +213,8 @@ def deliver_queued(db, sealer, transport, *, clock: Callable[[], datetime],
                     run.results.append(out)
                     continue
                 except ReportTemplateError as e:  # the referee's template: fix it, send again
-                    run.problems.append((out.what, f"queued mail {row.id}: its report cannot be "
-                                                   f"rendered ({e}); it stays queued"))
+                    run.problems.append((out.what, f"queued mail {row.id}: its {row.kind} cannot "
+                                                   f"be rendered ({e}); it stays queued"))
                     continue
                 except Exception as e:  # a damaged stored row: report it, send the rest
                     run.problems.append((out.what, f"queued mail {row.id} cannot be read back "

@@ -29,7 +29,6 @@ from pbem.engine.ruleset import Window
 from pbem.engine.settings import IngestSettings
 from pbem.engine.verdicts import Rejected, Verdict
 from pbem.store import repo
-from pbem.mail.compose import safe_header_text
 from pbem.store.models import Message, OrderSet
 
 ARCHIVE = "archive"
@@ -235,8 +234,6 @@ def _archive(db, sealer, items: list[Arrival], now,
     the receipts of its orders still in force sent again."""
     from sqlalchemy import select
 
-    from pbem.engine.receipt_again import again_for_message, same_place
-
     verdicts, fresh, rows = [], [], []
     with db.write() as s:
         keys = {i.key for i in items}
@@ -245,6 +242,8 @@ def _archive(db, sealer, items: list[Arrival], now,
             .where(Message.message_key.in_(keys)))}
         for item in items:
             if item.key in known:
+                from pbem.engine.receipt_again import again_for_message, same_place
+
                 first = known[item.key]
                 why = "this message was received before and is judged once"
                 words = []
@@ -313,6 +312,8 @@ def _judge(db, sealer, items: list[ReadMessage], now, settings, *, each: bool = 
     the others are judged as usual. Returns the verdicts; with ``each``, one list of verdicts
     per item instead (empty for an item that another ingest judged meanwhile)."""
     from sqlalchemy import select
+
+    from pbem.mail.compose import safe_header_text
 
     verdicts: list[list[Verdict]] = []
     updates = []
@@ -410,7 +411,8 @@ def _reply(batch, msg: ReadMessage, refused: list[Verdict], now) -> None:
     bounces), to avoid loops, and not beyond ``rejections_per_hour`` to one address (anyone
     can forge a From address: the judge must not be made to mail a stranger's victim). A
     rejection that is not sent says so in its verdict."""
-    from pbem.reports.render import render
+    from pbem.engine.letters import REJECTION, unrendered
+    from pbem.mail.compose import safe_header_text
 
     ex = msg.extracted
     sender = (getattr(ex, "sender", "") or "").strip()
@@ -426,16 +428,15 @@ def _reply(batch, msg: ReadMessage, refused: list[Verdict], now) -> None:
     batch.rejected_to[sender.lower()] = sent + 1
     subject = safe_header_text(ex.subject or "", 200)
     game = next((v.game for v in refused if v.game), None)
-    text = render("rejection.txt.j2", {
-        "reasons": [v.reason for v in refused], "subject": subject,
-        "received": format_time(now), "game": game,
-        "warnings": list(getattr(ex, "warnings", []))[:20]})
-    batch.mail.append(letter_row(
+    context = {"reasons": [v.reason for v in refused], "subject": subject,
+               "received": format_time(now), "game": game,
+               "warnings": list(getattr(ex, "warnings", []))[:20]}
+    batch.mail.append(letter_row(  # rendered when mailed (pbem.engine.letters)
                batch.sealer, game_id=None, owner=ARCHIVE, kind="rejection",
                to=sender, subject="Re: " + (subject or "your orders") + " [not accepted]",
-               now=now, letter={"sender": batch.sender_address(game), "text": text,
+               now=now, letter={"sender": batch.sender_address(game),
                                 "in_reply_to": safe_header_text(ex.message_id or "", 998)
-                                or None}))
+                                or None, **unrendered(REJECTION, context)}))
 
 
 def mail_domain(address: str) -> str:

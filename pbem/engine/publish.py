@@ -8,8 +8,9 @@ secret part only, so a report cannot depend on another role's secret or on the r
 
 What is stored is each report's context, compressed (:mod:`pbem.engine.reportstore`); the text
 and the HTML are rendered from it when the mail is delivered (:mod:`pbem.engine.delivery`) or
-the report shown. Letters (receipts, rejections, notices) are stored composed, zlib-compressed
-and sealed (:func:`letter_row`, :func:`open_letter`).
+the report shown. Letters (notices and reminders composed; receipts and rejections as what they
+print, rendered when mailed: :mod:`pbem.engine.letters`) are stored zlib-compressed and sealed
+(:func:`letter_row`, :func:`open_letter`).
 """
 
 from __future__ import annotations

@@ -66,20 +66,20 @@ def _receipts(session, sealer, game_id: str, role: str, plain_sha256: str, since
     for them sent again). A row that cannot be read is passed over."""
     from sqlalchemy import select
 
+    from pbem.engine.letters import receipt_sha256
     from pbem.engine.publish import open_letter
     from pbem.store.models import Outbox
 
     rows = session.exec(select(Outbox).where(
         Outbox.game_id == game_id, Outbox.owner == role, Outbox.kind == "receipt",
         Outbox.created_at >= since).order_by(Outbox.id))
-    needle = f"orders-sha256: {plain_sha256}\n"
     first, first_letter, again = None, None, []
     for row in rows:
         try:
             letter = open_letter(sealer, row)
         except Exception:  # a damaged row: the outbox reports it; look at the others
             continue
-        if needle not in letter.get("text", ""):
+        if receipt_sha256(letter) != plain_sha256:
             continue
         if row.subject.endswith(AGAIN):
             again.append(letter)
