@@ -99,24 +99,18 @@ def process(db, sealer, *, now: datetime, entropy, game_id: str | None = None,
                        accept_late=accept_late)
 
 
-def start_run(db, now: datetime, game_id: str | None = None) -> tuple[datetime | None, list]:
+def start_run(db, now: datetime) -> tuple[datetime | None, list]:
     """Record ``now`` as the time of this ``pbem process`` run and list what it looks at, in
     one transaction: ``(the previous run's time (None: never), the due games)``. The
     downtime guard compares windows with the first; the second are the ids of the games with
-    an open window, the oldest deadline first (``game_id``, if given: that game, which
-    :func:`process_game` finds has an open window or not), each to be handled once. Called
-    once per run (by the parent, when several workers share the run). Raises NotFound for a
-    ``game_id`` that is no game."""
-    from pbem.engine.errors import NotFound
+    an open window, the oldest deadline first, each to be handled once. Called once per run
+    (by the parent, when several workers share the run); a run of one named game records
+    itself in that game's transaction instead (:func:`process_named_game`)."""
     from pbem.engine.headers import format_time, parse_issued
 
     with db.write() as s:
-        if game_id is not None and not repo.game_exists(s, game_id):
-            raise NotFound(f"no game {game_id!r} (see `pbem status`)")
         held = repo.swap_setting(s, LAST_RUN_SETTING, format_time(now))
         previous = parse_issued(held) if held else None
-        if game_id is not None:  # process_game itself finds whether it has an open window
-            return previous, [game_id]
         return previous, list(dict.fromkeys(p.game_id for p in repo.open_phases(s)))
 
 
@@ -136,11 +130,36 @@ def process_game(db, sealer, gid: str, *, now: datetime, entropy, force: bool = 
                         accept_late=accept_late, last_run=last_run, wait_lock=wait_lock)
 
 
+def process_named_game(db, sealer, gid: str, *, now: datetime, entropy, force: bool = False,
+                       accept_late: bool = False) -> list | None:
+    """``pbem process GAME``: a run of one game, whose record (:func:`start_run`) is made in
+    the game's own write transaction, not one of its own before it. Returns as
+    :func:`process_game`; raises NotFound for a ``gid`` that is no game (nothing is
+    written)."""
+    return _process_one(db, sealer, gid, now=now, entropy=entropy, force=force,
+                        accept_late=accept_late, last_run=None, record_run=True)
+
+
+def _record_run(s, now: datetime, gid: str) -> datetime | None:
+    """:func:`start_run`'s record for the one game ``gid``, inside the caller's
+    transaction: the previous run's time. Raises NotFound when there is no such game."""
+    from pbem.engine.errors import NotFound
+    from pbem.engine.headers import format_time, parse_issued
+
+    if not repo.game_exists(s, gid):
+        raise NotFound(f"no game {gid!r} (see `pbem status`)")
+    held = repo.swap_setting(s, LAST_RUN_SETTING, format_time(now))
+    return parse_issued(held) if held else None
+
+
 def _process_one(db, sealer, gid: str, *, now, entropy, force, accept_late, last_run,
-                 wait_lock: bool = False) -> list | None:
-    """:func:`process_game` (this name is what bench/bench_phase.py times)."""
+                 wait_lock: bool = False, record_run: bool = False) -> list | None:
+    """:func:`process_game` (this name is what bench/bench_phase.py times); with
+    ``record_run``, :func:`process_named_game`."""
     # PostgreSQL: writers of other games run at once; one of this game is skipped, not waited for
     with db.write(games=[gid], skip_busy=not wait_lock) as s:
+        if record_run:
+            last_run = _record_run(s, now, gid)
         game = repo.claim_game(s, gid, wait=wait_lock)
         if game is None:
             return None

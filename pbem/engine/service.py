@@ -275,7 +275,7 @@ class Referee(MailCommands, GameAdmin):
             return ingest(self.db, self.sealer, incomings, now=self.clock(), settings=settings,
                           retry_errors=retry_errors)
         finally:
-            self.db.checkpoint()
+            self.db.checkpoint_after_command()
 
     def process(self, game_id: str | None = None, *, force: bool = False,
                 accept_late: bool = False, workers: int = 1, on_start=None,
@@ -288,12 +288,12 @@ class Referee(MailCommands, GameAdmin):
         died)."""
         from pbem.engine.workers import process_due
 
-        try:  # a game_id that is no game: NotFound (adjudicate.start_run)
+        try:  # a game_id that is no game: NotFound (adjudicate.process_named_game)
             return process_due(self.db, self.sealer, now=self.clock(), entropy=self.entropy,
                                game_id=game_id, force=force, accept_late=accept_late,
                                workers=workers, on_start=on_start, on_game=on_game)
         finally:
-            self.db.checkpoint()
+            self.db.checkpoint_after_command()
 
     def game(self, game_id: str):
         """The game row, or NotFound."""

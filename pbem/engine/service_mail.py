@@ -80,7 +80,7 @@ class MailCommands:
             return deliver_queued(self.db, self.sealer, transport, clock=self.clock,
                                   limit=limit)
         finally:
-            self.db.checkpoint()
+            self.db.checkpoint_after_command()
 
     def outbox(self, folder: Path) -> list[Path]:
         """Write the due queued mail into ``folder`` as .eml files (the same claims and records

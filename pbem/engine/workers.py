@@ -81,12 +81,19 @@ def process_due(db, sealer, *, now: datetime, entropy, game_id: str | None = Non
     ``workers`` < 1."""
     if workers < 1:
         raise ValueError(f"workers: expected 1 or more, found {workers}")
-    last_run, gids = adjudicate.start_run(db, now, game_id)
+    report = on_game or (lambda _gid, _results: None)
+    if game_id is not None:  # one game: one write transaction records the run and handles it
+        results = adjudicate.process_named_game(db, sealer, game_id, now=now, entropy=entropy,
+                                                force=force, accept_late=accept_late) or []
+        if on_start is not None:
+            on_start(1)
+        report(game_id, results)
+        return results
+    last_run, gids = adjudicate.start_run(db, now)
     if on_start is not None:
         on_start(len(gids))
     job = {"now": now, "entropy": entropy, "force": force, "accept_late": accept_late,
            "last_run": last_run}
-    report = on_game or (lambda _gid, _results: None)
     if workers == 1 or len(gids) <= 2:
         return _run_here(db, sealer, gids, job, report, checkpoint_every)
     # the first game here: the rulesets, templates and statements it loads are then shared
