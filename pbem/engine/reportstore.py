@@ -169,24 +169,60 @@ def _dictionary(s, sealer, game_id: str, seq: int, depth: int, cache: dict | Non
                                 f"{seq}, is missing")
     raw = _open_raw(s, sealer, base, depth, cache)[0]
     if cache is not None:
-        if len(cache) >= _CACHE_MAX:  # a long delivery run: the phases read lately suffice
-            cache.clear()
+        if len(cache) >= 2 * _CACHE_MAX:  # a long delivery run: the phases read lately suffice
+            cache.clear()                 # (each as its JSON and, once a reader used it, parsed)
         cache[key] = raw
     return raw
 
 
 _CACHE_MAX = 64
-"""At most this many public contexts (about 20 KB each) are kept in a ``cache`` of
-:func:`report_parts`."""
+"""At most this many public contexts (about 20 KB each, and as many parsed) are kept in a
+``cache`` of :func:`report_parts`."""
 
 
 def open_context(s, sealer, row, cache: dict | None = None) -> tuple[dict, str | None]:
     """``(context, template folder)`` stored in the report row ``row`` (``fmt`` ``context``):
     the context without its text map, and the referee's template folder in force when it
-    was made (None: pbem's own). ``cache``: see :func:`report_parts`. Raises
+    was made (None: pbem's own). ``cache``: see :func:`report_parts`; with one, the contexts
+    of a phase share the parts equal to the public context's (:func:`_share`), and the
+    public context itself is one object: callers must not change a context. Raises
     StoredReportError (or the sealer's error) for a row that cannot be read."""
     raw, templates = _open_raw(s, sealer, row, 0, cache)
-    return json.loads(raw), templates
+    if cache is not None and row.role == "*":  # the dictionary of this phase's other readers
+        cache.setdefault((row.game_id, row.phase_seq), raw)
+        if cache[(row.game_id, row.phase_seq)] == raw:
+            return _parsed_public(cache, row.game_id, row.phase_seq), templates
+    context = json.loads(raw)
+    if cache is not None and row.role != "*":
+        public = _parsed_public(cache, row.game_id, row.phase_seq)
+        if public is not None:
+            _share(context, public)
+            if isinstance(context.get("view"), dict) and isinstance(public.get("view"), dict):
+                _share(context["view"], public["view"])
+    return context, templates
+
+
+def _parsed_public(cache: dict, game_id: str, seq: int) -> dict | None:
+    """The public context of phase ``seq`` parsed, once per ``cache``, when its JSON is there
+    (a reader's row of that phase was opened against it); else None."""
+    raw = cache.get((game_id, seq))
+    if raw is None:
+        return None
+    key = ("parsed", game_id, seq)
+    if key not in cache:
+        cache[key] = json.loads(raw)
+    return cache[key]
+
+
+def _share(mine: dict, public: dict) -> None:
+    """Replace each value of ``mine`` equal to the same key's value in ``public`` by that very
+    object: a reader's context then shares the public one's parts (a ruleset's drawing
+    remembers the part every reader shares by equality, which is then an identity check:
+    pbem.boards.drawing.remember_equal). The values are JSON values nobody changes."""
+    for key, value in mine.items():
+        theirs = public.get(key, mine)
+        if theirs is not mine and theirs is not value and theirs == value:
+            mine[key] = theirs
 
 
 def render(context: dict, fmt: str, templates: str | None = None) -> str:

@@ -13,10 +13,13 @@ view, never from hidden facts.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import textwrap
+from dataclasses import dataclass
 
-from pbem.boards.drawing import Drawing, Piece, Space, plain_space, remember_last
+from pbem.boards.drawing import (Drawing, Piece, Space, plain_space, remember_equal,
+                                 remember_last)
 
 from .data import SYMBOL_NAMES
 from .state import State, from_view, id_key, piece_kind
@@ -175,9 +178,11 @@ def _legend(s: State, letters: dict) -> list[str]:
                   + " (people); + more than fits."])
 
 
-def _notes(v: dict, s: State) -> list[str]:
-    """The pieces by kind and owner under the text map's legend, one entry per line (wrapped
-    lines), after a blank line."""
+def _public_notes(v: dict, s: State) -> tuple[list[str], list[str]]:
+    """The entries under the text map's legend that every reader shares, as ``(head, tail)``
+    entries (unwrapped): the pieces by kind and owner, the tiles left, the symbols shown and
+    the last creature die; then the values revealed at the end. A reader's own lines
+    (:func:`_reader_notes`) go between them."""
     out = [""]
     crew = {}
     for p in _people(s):
@@ -210,45 +215,109 @@ def _notes(v: dict, s: State) -> list[str]:
     if s.die:
         out.append(f"Last creature die: {s.die['role']} rolled {s.die['roll']} "
                    f"({s.die['face']}) in turn {s.die['turn']}")
+    tail = []
+    if v.get("reveal"):
+        vals = v["reveal"]["values"]
+        tail.append("Values: " + ", ".join(f"{pid} {vals[pid]}" for pid in
+                                           sorted(vals, key=id_key)))
+    return out, tail
+
+
+def _reader_notes(v: dict, s: State) -> list[str]:
+    """The reader's own entries under the legend (a player's: where each of their people is
+    and the values they know, their kept tiles and standing orders; none for the public
+    view)."""
     role = v.get("role")
     mine = v.get("mine")
     known = v.get("known_values") or {}
-    if mine is not None:
-        people = []
-        for p in _people(s):
-            if p.owner != role:
-                continue
-            where = {"land": f"on {p.hex}", "ship": f"aboard {p.ship}", "sea": f"in {p.hex}",
-                     "safe": f"safe on {p.hex}", "dead": "dead", "box": "not placed"}[p.where]
-            value = f" value {known[p.id]}" if p.id in known else ""
-            people.append(f"{p.id} {where}{value}")
-        out.append(f"Your people: {'; '.join(people)}")
-        kept = ", ".join(mine["kept"]) or "none"
-        standing = ", ".join(f"{k} {'on' if on else 'off'}" for k, on in mine["standing"].items())
-        out.append(f"Your kept tiles: {kept}. Your standing orders: {standing}.")
-    if v.get("reveal"):
-        vals = v["reveal"]["values"]
-        out.append("Values: " + ", ".join(f"{pid} {vals[pid]}" for pid in
-                                          sorted(vals, key=id_key)))
-    return _wrap(out)
+    if mine is None:
+        return []
+    people = []
+    for p in _people(s):
+        if p.owner != role:
+            continue
+        where = {"land": f"on {p.hex}", "ship": f"aboard {p.ship}", "sea": f"in {p.hex}",
+                 "safe": f"safe on {p.hex}", "dead": "dead", "box": "not placed"}[p.where]
+        value = f" value {known[p.id]}" if p.id in known else ""
+        people.append(f"{p.id} {where}{value}")
+    kept = ", ".join(mine["kept"]) or "none"
+    standing = ", ".join(f"{k} {'on' if on else 'off'}" for k, on in mine["standing"].items())
+    return [f"Your people: {'; '.join(people)}",
+            f"Your kept tiles: {kept}. Your standing orders: {standing}."]
+
+
+READER_KEYS = ("role", "mine", "known_values")
+"""The keys of a view that are the reader's own (:func:`~pbem.games.atlantis.state.view`);
+the others are the public part, the same in every reader's view of a phase."""
+
+
+@dataclass(frozen=True)
+class _Shared:
+    """What every reader's drawing of one position shares (:func:`_shared`): the public
+    state, the counters' initials, the nearly safe sea, the drawing with no value shown, the
+    label holding each person on the map, and the notes around the reader's own."""
+
+    s: State
+    letters: dict
+    near: set
+    drawing: Drawing
+    at: dict
+    head: tuple
+    tail: tuple
+
+
+@remember_equal
+def _shared(public: dict) -> _Shared:
+    """:class:`_Shared` of a view's public part (the view without :data:`READER_KEYS`);
+    remembered by equality, so a phase's readers draw the shared part once (their public
+    parts are equal, and the very same objects when read back by
+    pbem.engine.reportstore.open_context, which makes the comparison cheap)."""
+    s = from_view(public)
+    letters = initials(s.seats)
+    text = _text_cells(s, letters)
+    near = {h for x in s.hexmap.hexes("safe") for h in s.hexmap.neighbours(x)
+            if s.nearly_safe(h, x)}
+    svg = _svg_spaces(public, s.hexmap, letters, near)
+    spaces = {label: _space(cell, svg.get(label)) for label, cell in text.items()}
+    head, tail = _public_notes(public, s)
+    drawing = Drawing(board=s.hexmap, spaces=spaces, fills=FILLS,
+                      legend=tuple(_legend(s, letters)), notes=tuple(_wrap(head + tail)),
+                      text_width=4, sides=sides(s.seats), specials=SPECIALS,
+                      terrain_names=TERRAIN_NAMES)
+    at = {}
+    for pid, p in public["people"].items():
+        label = public["ships"].get(p.get("ship")) if p["where"] == "ship" else p.get("hex")
+        if label:
+            at[pid] = label
+    return _Shared(s, letters, near, drawing, at, tuple(_wrap(head)), tuple(_wrap(tail)))
+
+
+def _space(cell: str, svg) -> Space:
+    """The Space of one hex: its text cell, and its terrain, title, pieces and special mark
+    (:func:`_svg_spaces`; None: empty sea)."""
+    terrain, title, pieces, special = svg or ("sea", "", (), "")
+    return (Space(terrain, cell, title, tuple(pieces), special) if pieces
+            else plain_space(terrain, cell, title, special))
 
 
 @remember_last
 def draw(v: dict) -> Drawing:
     """The board as the view ``v`` (:func:`~pbem.games.atlantis.state.view`) shows it: tiles,
     safe islands, people, ships and creatures, with the legend and the pieces listed by kind
-    and owner under the text map."""
-    s = from_view(v)
-    letters = initials(s.seats)
-    text = _text_cells(s, letters)
-    near = {h for x in s.hexmap.hexes("safe") for h in s.hexmap.neighbours(x)
-            if s.nearly_safe(h, x)}
-    svg = _svg_spaces(v, s.hexmap, letters, near)
-    spaces = {}
-    for label, cell in text.items():
-        terrain, title, pieces, special = svg.get(label, ("sea", "", (), ""))
-        spaces[label] = (Space(terrain, cell, title, tuple(pieces), special) if pieces
-                         else plain_space(terrain, cell, title, special))
-    return Drawing(board=s.hexmap, spaces=spaces, fills=FILLS, legend=tuple(_legend(s, letters)),
-                   notes=tuple(_notes(v, s)), text_width=4, sides=sides(s.seats),
-                   specials=SPECIALS, terrain_names=TERRAIN_NAMES)
+    and owner under the text map. The part every reader shares is drawn once
+    (:func:`_shared`); a reader's drawing differs only in the hexes holding a person whose
+    value the reader knows, and in the reader's own notes."""
+    shared = _shared({k: val for k, val in v.items() if k not in READER_KEYS})
+    known = v.get("known_values") or {}
+    mine = _reader_notes(v, shared.s)
+    if not known and not mine:
+        return shared.drawing
+    spaces = shared.drawing.spaces
+    touched = {shared.at[pid] for pid in known if pid in shared.at}
+    if touched:
+        svg = _svg_spaces(v, shared.s.hexmap, shared.letters, shared.near)
+        spaces = dict(spaces)
+        for label in touched:
+            spaces[label] = _space(spaces[label].text, svg.get(label))
+    return dataclasses.replace(shared.drawing, spaces=spaces,
+                               notes=shared.head + tuple(_wrap(mine)) + shared.tail)
