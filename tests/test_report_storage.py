@@ -13,6 +13,7 @@ describes it; sizes are measured here against the rendered reports.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import zlib
@@ -114,6 +115,48 @@ def test_each_stored_report_reads_back_as_its_phase_made_it(referee, clock, reco
     rows = stored(referee, "g1")
     assert {(r["fmt"], r["encoding"]) for r in rows} == {("context", "zlib")}
     assert len(rows) == len(recorded)
+
+
+@pytest.mark.parametrize("ruleset,roles", [
+    ("atlantis", ("red", "green", "blue", "yellow")),
+    ("altassar", ("confederation", "spikus")),
+])
+def test_one_delivery_cache_renders_every_reader_as_the_phase_made_it(referee, clock, recorded,
+                                                                     ruleset, roles):
+    """A delivery run opens a phase's contexts through one cache, and they share the objects
+    equal to the public context's (the drawing of the shared part is then remembered across
+    readers): in any order of readers, across phases, each report is still exactly its own
+    reader's, with no value or secret of another reader's in it."""
+    from pbem.store import repo
+
+    players = new_game(referee, ruleset, roles, "g1")
+    play_some(referee, clock, players, "g1", 5, 6)
+    made = {(seq, reader): context for _, seq, reader, context in recorded}
+    expected = {}
+    for key, context in made.items():  # each alone, nothing remembered from another reader
+        forget_drawings()
+        expected[key] = {fmt: direct(copy.deepcopy(context), fmt) for fmt in ("text", "html")}
+    rng, cache = random.Random(7), {}
+    with referee.db.read() as s:
+        assert {p.role for p in repo.players(s, "g1")} == set(roles)
+        for seq in sorted({seq for seq, _ in made}):
+            readers = [r for q, r in made if q == seq]
+            rng.shuffle(readers)
+            for reader in readers + readers[:2]:  # and again, after the others
+                parts = reportstore.report_parts(s, referee.sealer, "g1", reader, seq, cache)
+                assert parts == expected[seq, reader], (seq, reader)
+
+
+def forget_drawings():
+    """Clear every remembered drawing and map (pbem.boards.drawing's decorators)."""
+    from pbem.boards import drawing
+    from pbem.games.altassar import draw as altassar
+    from pbem.games.atlantis import draw as atlantis
+    from pbem.reports import svgmap
+
+    for fn in (atlantis.draw, atlantis._shared, altassar.draw, svgmap._remembered_svg,
+               drawing.text_map):
+        fn.cache_clear()
 
 
 def test_a_reader_s_row_holds_its_context_and_leans_on_public_ones_only(referee, clock,

@@ -73,7 +73,8 @@ def remember_equal(fn, size: int = 4):
     results are remembered and returned for a drawing equal to one already seen. Readers who
     may know the same things see equal drawings (in Escape from Altassar the Spikus player's
     map is the public one), so such a map is drawn once per phase for all of them. The result
-    is shared: callers must not change it."""
+    is shared: callers must not change it. Works for any value compared by ``==`` (a view's
+    public part: pbem.games.atlantis.draw); ``cache_clear()`` forgets every result."""
     memo: list = []
 
     @functools.wraps(fn)
@@ -86,6 +87,7 @@ def remember_equal(fn, size: int = 4):
         del memo[size:]
         return result
 
+    remembered.cache_clear = memo.clear  # as functools.lru_cache's
     return remembered
 
 
@@ -445,4 +447,5 @@ def remember_last(draw):
         last[0] = (view, drawing)
         return drawing
 
+    remembered.cache_clear = lambda: last.__setitem__(0, None)  # as functools.lru_cache's
     return remembered
