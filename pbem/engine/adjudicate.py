@@ -140,13 +140,14 @@ def process_named_game(db, sealer, gid: str, *, now: datetime, entropy, force: b
                         accept_late=accept_late, last_run=None, record_run=True)
 
 
-def _record_run(s, now: datetime, gid: str) -> datetime | None:
+def _record_run(s, now: datetime, gid: str, claimed: bool) -> datetime | None:
     """:func:`start_run`'s record for the one game ``gid``, inside the caller's
-    transaction: the previous run's time. Raises NotFound when there is no such game."""
+    transaction: the previous run's time. ``claimed``: whether the caller could claim the
+    game (if not, it is held by another transaction, or it does not exist: NotFound)."""
     from pbem.engine.errors import NotFound
     from pbem.engine.headers import format_time, parse_issued
 
-    if not repo.game_exists(s, gid):
+    if not claimed and not repo.game_exists(s, gid):
         raise NotFound(f"no game {gid!r} (see `pbem status`)")
     held = repo.swap_setting(s, LAST_RUN_SETTING, format_time(now))
     return parse_issued(held) if held else None
@@ -158,9 +159,9 @@ def _process_one(db, sealer, gid: str, *, now, entropy, force, accept_late, last
     ``record_run``, :func:`process_named_game`."""
     # PostgreSQL: writers of other games run at once; one of this game is skipped, not waited for
     with db.write(games=[gid], skip_busy=not wait_lock) as s:
-        if record_run:
-            last_run = _record_run(s, now, gid)
         game = repo.claim_game(s, gid, wait=wait_lock)
+        if record_run:
+            last_run = _record_run(s, now, gid, game is not None)
         if game is None:
             return None
         if game.status != "active" or game.paused_at is not None:

@@ -66,6 +66,9 @@ SCHEMA_HEAD = "0007_log_blocks"
 BUSY_TIMEOUT_MS = 60_000
 """How long a SQLite writer waits for another writer's lock before giving up (milliseconds)."""
 
+WAL_KEPT_BYTES = 1024 * 1024
+"""SQLite's ``journal_size_limit``: the WAL file is cut to this size when it starts over."""
+
 CHECKPOINT_MIN_WAL = 4 * 1024 * 1024
 """Bytes the WAL must hold before a command's closing :meth:`Database.checkpoint` copies it
 back (SQLite): a phase writes tens of kilobytes, so one comes every hundred phases or so, and
@@ -110,6 +113,9 @@ def _sqlite_engine(url: str, *, foreign_keys: bool = True) -> Engine:
         # No checkpoint inside a transaction that adjudicates: Database.checkpoint() runs one
         # after each command instead (a 10 ms pause in one phase out of ten otherwise).
         cur.execute("PRAGMA wal_autocheckpoint=0")
+        # The WAL file shrinks to 1 MB when it starts over after a checkpoint, so its size
+        # tells how much awaits the next one (Database.checkpoint_after_command).
+        cur.execute(f"PRAGMA journal_size_limit={WAL_KEPT_BYTES}")
         cur.close()
 
     @event.listens_for(engine, "begin")
