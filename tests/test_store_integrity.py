@@ -382,7 +382,7 @@ def _play_phase_and_lose_the_wal(referee, players, clock, tmp_path, monkeypatch,
 
     from pbem.store.db import Database
 
-    monkeypatch.setattr(Database, "checkpoint", lambda self: None)  # e.g. a reader held on
+    monkeypatch.setattr(Database, "checkpoint", lambda self, *a: None)  # e.g. a reader held on
     referee.ingest([incoming(players["blue"].signed("h1", 1, "dig", "dig 3", issued=clock()))])
     assert [x.phase for x in referee.process()] == ["1.dig"]
     log = referee.log_lines("h1")
