@@ -382,6 +382,8 @@ def _play_phase_and_lose_the_wal(referee, players, clock, tmp_path, monkeypatch,
 
     from pbem.store.db import Database
 
+    referee.db.checkpoint()  # the game, created earlier, is in the file (commands copy the
+    # WAL back only once it has grown: Database.checkpoint_after_command)
     monkeypatch.setattr(Database, "checkpoint", lambda self, *a: None)  # e.g. a reader held on
     referee.ingest([incoming(players["blue"].signed("h1", 1, "dig", "dig 3", issued=clock()))])
     assert [x.phase for x in referee.process()] == ["1.dig"]
