@@ -378,8 +378,20 @@ def _game_of(context: dict) -> tuple[str | None, str | None]:
 def _template(ruleset: str, kind: str, game: str | None = None):
     if _pending is None and _folder is None:  # pbem's templates only: as it always was
         env = _default_environment()
-        return env.select_template([f"{ruleset}/report.{kind}.j2", f"report.{kind}.j2"])
+        key = (id(env), ruleset, kind)
+        found = _DEFAULT_PICKED.get(key)
+        if found is None or found[0] is not env:
+            found = _DEFAULT_PICKED[key] = (env, env.select_template(
+                [f"{ruleset}/report.{kind}.j2", f"report.{kind}.j2"]))
+        return found[1]
     return _select([f"{ruleset}/report.{kind}.j2", f"report.{kind}.j2"], ruleset, game)
+
+
+_DEFAULT_PICKED: dict = {}
+"""``{(environment id, ruleset, kind): (environment, template)}``: the report template pbem's
+own environment picked for a ruleset (its templates are the package's files and never
+reload, so the pick holds; a referee's folder is looked up each time, its files may
+change)."""
 
 
 def _select(names: list[str], ruleset: str | None, game: str | None):

@@ -114,11 +114,39 @@ def _draw_hex(h: dict) -> tuple:
 
         if len(_drawn) >= _DRAWN_MAX:
             _drawn.clear()
-        module = environment().get_template("map_hex.svg.j2").module
-        h = dict(h, geo=_GEO[h["geo"]])
+        module = _hex_module(environment())
+        h = _Fields(h, geo=_Fields(_GEO[h["geo"]]))
         out = _drawn[key] = (Markup(str(module.draw(h))),
                              Markup(str(module.counters(h))) if h["counters"] else "")
     return out
+
+
+class _Fields(dict):
+    """A dict whose keys also read as attributes: the templates' ``h.label`` then finds its
+    value at the first try (Jinja tries an attribute before an item; a plain dict's missing
+    attribute cost an exception per field of every space drawn). Still a dict for a
+    referee's template that reads ``h["label"]``."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+_MODULES: dict = {}
+"""``{environment id: (environment, module of map_hex.svg.j2)}``."""
+
+
+def _hex_module(env):
+    """The macros of templates/map_hex.svg.j2 in ``env``, loaded once per environment (as the
+    spaces it drew are remembered per environment)."""
+    found = _MODULES.get(id(env))
+    if found is None or found[0] is not env:
+        found = _MODULES[id(env)] = (env, env.get_template("map_hex.svg.j2").module)
+    return found[1]
 
 
 _GEO: dict = {}
@@ -374,10 +402,14 @@ def _joined(spaces: list, links: list) -> dict:
     ``hexes`` and ``links`` stay in the context for a referee's own template."""
     from markupsafe import Markup
 
-    return {"spaces_svg": Markup("".join(f"{h['svg']}\n" for h in spaces)),
-            "links_svg": Markup("".join(f"{x['svg']}\n" for x in links)),
-            "counters_svg": Markup("".join(f"{h['counters']}\n" for h in spaces
-                                           if h["counters"]))}
+    return {"spaces_svg": Markup(_lines([h["svg"] for h in spaces])),
+            "links_svg": Markup(_lines([x["svg"] for x in links])),
+            "counters_svg": Markup(_lines([h["counters"] for h in spaces if h["counters"]]))}
+
+
+def _lines(parts: list) -> str:
+    """``parts`` (markup) each followed by a line break, as one string."""
+    return "\n".join(parts) + "\n" if parts else ""
 
 
 _CENTRES: dict = {}
