@@ -42,6 +42,11 @@ class ReportTemplateError(SetupError):
 _AUTOESCAPED = ("html", "html.j2", "svg.j2")
 
 
+def default_environment():
+    """pbem's own Jinja environment (its templates only), whatever folder is in force."""
+    return _default_environment()
+
+
 @lru_cache(maxsize=1)
 def _default_environment():
     """The shared Jinja environment over the project's ``templates/`` folder."""

@@ -14,6 +14,7 @@ SVG map.
 from __future__ import annotations
 
 from pbem.boards.drawing import remember_equal
+from pbem.reports.svghex import draw_hex
 
 HEX_SIZE = 22
 """Circumradius of a drawn hex, in pixels."""
@@ -92,61 +93,6 @@ def _square_layout(board, size: float) -> tuple:
         height = (max(r for _, r in places.values()) + 1) * size
         _geometry[key] = (round(width, 1), round(height, 1), squares, lines)
     return _geometry[key]
-
-
-_drawn: dict = {}
-_DRAWN_MAX = 50_000
-
-
-def _draw_hex(h: dict) -> tuple:
-    """One hex (or square) and its counters, drawn by the macros of templates/map_hex.svg.j2
-    (autoescaped markup): ``(space, counters)``, the counters drawn in a layer above the
-    spaces and the links. Remembered: most hexes look the same in every reader's map and
-    every phase (a 384-hex map drawn for three readers took a third of a phase's time
-    before)."""
-    from pbem.reports.render import environment
-
-    key = (h["label"], h["points"], h["fill"], h["title"], h["special"], h["counters"],
-           h["titles"], h["geo"], id(environment()))
-    out = _drawn.get(key)
-    if out is None:
-        from markupsafe import Markup
-
-        if len(_drawn) >= _DRAWN_MAX:
-            _drawn.clear()
-        module = _hex_module(environment())
-        h = _Fields(h, geo=_Fields(_GEO[h["geo"]]))
-        out = _drawn[key] = (Markup(str(module.draw(h))),
-                             Markup(str(module.counters(h))) if h["counters"] else "")
-    return out
-
-
-class _Fields(dict):
-    """A dict whose keys also read as attributes: the templates' ``h.label`` then finds its
-    value at the first try (Jinja tries an attribute before an item; a plain dict's missing
-    attribute cost an exception per field of every space drawn). Still a dict for a
-    referee's template that reads ``h["label"]``."""
-
-    __slots__ = ()
-
-    def __getattr__(self, name):
-        try:
-            return self[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-
-_MODULES: dict = {}
-"""``{environment id: (environment, module of map_hex.svg.j2)}``."""
-
-
-def _hex_module(env):
-    """The macros of templates/map_hex.svg.j2 in ``env``, loaded once per environment (as the
-    spaces it drew are remembered per environment)."""
-    found = _MODULES.get(id(env))
-    if found is None or found[0] is not env:
-        found = _MODULES[id(env)] = (env, env.get_template("map_hex.svg.j2").module)
-    return found[1]
 
 
 _GEO: dict = {}
@@ -276,7 +222,7 @@ def _make_entry(drawing, space, label, points, x, y, geo, sides, fill, special) 
          "counters": _counters(space, sides, x, y, _GEO[geo]),
          "titles": tuple(f"{label}: {p.title or p.key}" for p in reversed(space.pieces)),
          "title": f"{label}: {title}" if title else label}
-    space_svg, counters_svg = _draw_hex(h)
+    space_svg, counters_svg = draw_hex(h, _GEO[h["geo"]])
     return {"svg": space_svg, "counters": counters_svg}
 
 
