@@ -392,6 +392,27 @@ def test_set_refuses_bad_values_and_changes_nothing(referee, game, kw, exc, word
 
 # ---------------------------------------------------------------- end
 
+def test_a_hidden_setup_kept_uncompressed_by_an_earlier_pbem_is_revealed_as_committed(
+        referee, game, clock, players):
+    """pbem keeps the committed hidden setup zlib-compressed now; one kept as plain JSON (before
+    issue 11) is still revealed at the end, and checks against its commitment."""
+    import zlib
+
+    from test_store_integrity import attack, peek
+
+    (blob,) = peek(referee, "SELECT blob FROM sealed WHERE owner='referee' AND "
+                            "purpose='setup-hidden'")[0]
+    plain = zlib.decompress(referee.sealer.open(game, "referee", "setup-hidden", 0, blob))
+    assert plain.startswith(b"{")
+    attack(referee, "UPDATE sealed SET blob=? WHERE owner='referee' AND purpose='setup-hidden'",
+           (referee.sealer.seal(game, "referee", "setup-hidden", 0, plain),))
+    referee.end_game(game, why="testing the reveal")
+    reveal = json.loads(referee.log_lines(game)[-1])
+    assert reveal["type"] == "setup-reveal"
+    assert reveal["hidden"] == json.loads(plain)
+    assert assert_log_clean(referee).setups_verified == 1
+
+
 def test_end_abandons_the_game_and_reveals_everything_hidden(referee, game, clock, players):
     clock.advance(hours=1)
     _ingest(referee, players["blue"], game, clock, 7)

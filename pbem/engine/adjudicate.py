@@ -461,5 +461,5 @@ def reveal_hidden(ctx: GameContext, now: datetime) -> None:
     ctx.log("hidden-reveal", now, seed=hidden_seed.hex(), values=values)
     if ctx.has_secret("setup-salt"):
         salt = ctx.get_secret("setup-salt")
-        initial = json.loads(ctx.get_secret("setup-hidden"))
+        initial = json.loads(ctx.hidden_setup())
         ctx.log("setup-reveal", now, salt=salt.hex(), hidden=initial)

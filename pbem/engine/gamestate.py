@@ -9,6 +9,7 @@ purpose ``state``, version = the game's state version, so an old blob cannot be 
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -162,8 +163,15 @@ class GameContext:
         hidden = canonical_json(self.ruleset.dump(self.state).referee).encode()
         salt = entropy(32)
         self.put_secret("setup-salt", salt)
-        self.put_secret("setup-hidden", hidden)
+        self.put_secret("setup-hidden", zlib.compress(hidden, 9))  # read by hidden_setup()
         self.log("setup-commit", now, commit=hashlib.sha256(salt + hidden).hexdigest())
+
+    def hidden_setup(self) -> bytes:
+        """The hidden setup's canonical JSON as :meth:`commit_hidden_setup` committed it (kept
+        zlib-compressed; a pbem before issue 11 kept it as it is: JSON starts with ``{``,
+        which no zlib stream does). LookupError when none was committed."""
+        data = self.get_secret("setup-hidden")
+        return data if data[:1] == b"{" else zlib.decompress(data)
 
     def get_secret(self, purpose: str) -> bytes:
         row = repo.get_sealed(self.session, self.game.id, REFEREE, purpose)
@@ -218,7 +226,6 @@ class GameContext:
         A row per event cost Altassar 5.9 KB in its worst phase, 1.2 KB this way (issue 11,
         "stored bytes per phase"); nothing reads them back (reports carry each reader's
         events), they are the referee's sealed record."""
-        import zlib
 
         groups: dict[tuple, list] = {}
         for ev in events:

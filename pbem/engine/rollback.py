@@ -3,7 +3,7 @@
 Before a phase resolves, :func:`snapshot_before` seals the state as it stands for the referee
 (owner ``referee``, purpose ``undo:SEQ``): one JSON value holding the public part, every role's
 secret part, the referee part, and whether the hidden setup had been committed yet, compressed
-with zlib (an Atlantis position: 11 KB of JSON, 3.3 KB sealed). Resolving overwrites the state;
+with zlib (an Atlantis position: 11 KB of JSON, about 2 KB sealed). Resolving overwrites the state;
 the snapshot is what an undo puts back. It costs about half a millisecond per phase.
 
 :func:`undo_last_phase` rolls the last resolved phase back, inside the caller's transaction:
@@ -68,7 +68,7 @@ def snapshot_before(ctx, phase) -> None:
             + "}")
     game = ctx.game
     blob = ctx.sealer.seal(game.id, REFEREE, snapshot_purpose(phase.seq), 0,
-                           zlib.compress(data.encode(), 1))
+                           zlib.compress(data.encode(), 6))
     repo.add_sealed(ctx.session, game.id, REFEREE, snapshot_purpose(phase.seq), 0, blob)
 
 
