@@ -10,8 +10,9 @@ enough lines to bring it to ``--lines`` by the end: phases of a long game, each 
 ``orders`` line per role, 100 public d6 rolls, 5 hidden rolls and a dice-reveal with the real
 seed and nonces, so that the log stays valid and the end's hidden-reveal re-derives every hidden
 roll. Each phase is one ``append_log`` call, so it is stored as a real phase's lines are: one
-compressed block (table ``log_block``, pbem.store.logblock), about 1,800 of them. It then plays every window but the last, ingests the last window's orders, and runs the
-last ``process`` in a fresh process (``--child``), which times that call alone after opening the
+compressed block (table ``log_block``, pbem.store.logblock), about 1,800 of them. It then
+plays every window but the last, ingests the last window's orders, and runs the last
+``process`` in a fresh process (``--child``), which times that call alone after opening the
 database (``time.perf_counter``, ``time.process_time``) and reports its peak resident set
 (``ru_maxrss``: the whole process, interpreter and imports included) and its resident set
 before the call. At the end the log is verified with ``pbem.verify.verify_log`` (not timed).

@@ -517,7 +517,8 @@ def profile(root: Path, seats: list[Seat], maildir: Path, count: int) -> None:
     print(f"\nwhere the judge's time goes (one more run: {r.wall:.2f} s wall; CPU judge "
           f"{r.judge:.2f} s, readers {r.readers:.2f} s; CPU-time timers in the judge, no "
           "profiler):")
-    timer.report(r.judge, count, "mail", [(label, indent) for _t, _a, label, indent in INGEST_STAGES])
+    timer.report(r.judge, count, "mail",
+                 [(label, indent) for _t, _a, label, indent in INGEST_STAGES])
     profiler = cProfile.Profile()
     r = run_once(root, seats, maildir, count, profiler)
     print(f"\nprofiled run of the judge: {r.wall:.2f} s (with profiler overhead)")
