@@ -120,6 +120,7 @@ def test_each_stored_report_reads_back_as_its_phase_made_it(referee, clock, reco
 @pytest.mark.parametrize("ruleset,roles", [
     ("atlantis", ("red", "green", "blue", "yellow")),
     ("altassar", ("confederation", "spikus")),
+    ("attackforce", ("arcturan", "empire")),
 ])
 def test_one_delivery_cache_renders_every_reader_as_the_phase_made_it(referee, clock, recorded,
                                                                      ruleset, roles):
@@ -152,10 +153,11 @@ def forget_drawings():
     from pbem.boards import drawing
     from pbem.games.altassar import draw as altassar
     from pbem.games.atlantis import draw as atlantis
+    from pbem.games.attackforce import draw as attackforce
     from pbem.reports import svgmap
 
-    for fn in (atlantis.draw, atlantis._shared, altassar.draw, svgmap._remembered_svg,
-               drawing.text_map):
+    for fn in (atlantis.draw, atlantis._shared, altassar.draw, attackforce.draw,
+               svgmap._remembered_svg, drawing.text_map):
         fn.cache_clear()
 
 
