@@ -357,7 +357,7 @@ def _resolve(ctx: GameContext, phase, window: Window, held, *, now: datetime, en
                 commit=commits[row.role])
     ctx.log_rolls(public, phase.phase_id, now)
     ctx.log_rolls(hidden, phase.phase_id, now, hidden=True)
-    ctx.store_events(phase.seq, resolution.events, now, phase.phase_id)
+    ctx.log_events(resolution.events, now, phase.phase_id)
     reveal = {"phase": phase.phase_id, "seed": seed.hex(), "nonces": dict(sorted(nonces.items()))}
     ctx.log("dice-reveal", now, **reveal)
     ctx.log("phase-resolved", now, phase=phase.phase_id, nmr=nmr)

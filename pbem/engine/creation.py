@@ -233,7 +233,7 @@ def create_game(db, sealer, spec: GameSpec, now: datetime, entropy) -> dict:
         ctx.log_rolls(public, CREATE_PHASE, now)
         ctx.log_rolls(hidden, CREATE_PHASE, now, hidden=True)
         ctx.log("dice-reveal", now, phase=CREATE_PHASE, seed=create_seed.hex(), nonces={})
-        ctx.store_events(0, events, now, CREATE_PHASE)
+        ctx.log_events(events, now, CREATE_PHASE)
         ctx.save_state()
         ctx.put_secret("hidden-seed", hidden_seed)
         if hidden.rolls:  # the ruleset dealt its hidden setup at creation: commit it now

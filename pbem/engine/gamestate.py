@@ -217,34 +217,15 @@ class GameContext:
 
     # ------------------------------------------------------------ events
 
-    def store_events(self, seq: int, events: list[Event], now: datetime,
-                     phase_id: str) -> None:
-        """Keep a phase's events: a public one as its line in the public log and nowhere else
-        (the log line is the event), the private ones sealed for their audience: one ``event``
-        row per audience and call, its blob the zlib-compressed JSON list of those events in
-        order (``Event.to_json``), its ``idx`` the row's number among the phase's event rows.
-        A row per event cost Altassar 5.9 KB in its worst phase, 1.2 KB this way (issue 11,
-        "stored bytes per phase"); nothing reads them back (reports carry each reader's
-        events), they are the referee's sealed record."""
-
-        groups: dict[tuple, list] = {}
+    def log_events(self, events: list[Event], now: datetime, phase_id: str) -> None:
+        """Log a phase's public events: each is its line in the public log and is kept nowhere
+        else. A private event is kept where its audience reads it: in the report context of
+        each reader it names, sealed for that reader (pbem.engine.publish, in the same
+        transaction); pbem before issue 11 also sealed it in an ``event`` row, which nothing
+        read back (Atlantis's four-player setup window: 1.4 KB of such rows)."""
         for ev in events:
             if ev.public:
                 self.log("event", now, phase=phase_id, kind=ev.kind, text=ev.text, data=ev.data)
-            else:
-                groups.setdefault(tuple(ev.audience), []).append(ev.to_json())
-        if not groups:
-            return
-        start = repo.event_count(self.session, self.game.id, seq)
-        rows = []
-        for i, (audience, group) in enumerate(groups.items(), start=start):
-            payload = zlib.compress(json.dumps(group, sort_keys=True).encode(), 9)
-            owner = audience[0] if len(audience) == 1 else REFEREE
-            rows.append({"game_id": self.game.id, "phase_seq": seq, "idx": i,
-                         "audience": json.dumps(list(audience)), "public_json": None,
-                         "blob": self.sealer.seal(self.game.id, owner, f"event:{seq}", i,
-                                                  payload)})
-        repo.add_events(self.session, rows)
 
     # ------------------------------------------------------------ phases
 

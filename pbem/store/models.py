@@ -212,10 +212,11 @@ event_table = Table(
 
 @mapped(event_table)
 class EventRow(Row):
-    """The private events of a phase for one audience (a row per audience and store, the
-    events' JSON list compressed and sealed: pbem.engine.gamestate.GameContext.store_events);
-    public events are public log lines only. Rows stored by an earlier pbem hold one event
-    each, sealed uncompressed, or (a public one) no blob."""
+    """Events as an earlier pbem stored them (one event a row, sealed, or a public one's place
+    and audience; for a while a phase's private events for one audience, compressed and
+    sealed). pbem writes none now: a public event is its public log line, a private one is in
+    the report context of each reader it names, sealed for that reader
+    (pbem.engine.gamestate.GameContext.log_events)."""
 
 
 report_table = Table(

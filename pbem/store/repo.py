@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from pbem.store.base import Session
 
-from pbem.store.models import (EventRow, Game, LogBlock, Message, OrderSet, Outbox, Phase, Player,
+from pbem.store.models import (Game, LogBlock, Message, OrderSet, Outbox, Phase, Player,
                                Report, Sealed)
 
 
@@ -269,29 +269,6 @@ def messages(s: Session, *, game_id: str | None = None, limit: int = 100) -> lis
 
 
 # ---------------------------------------------------------------- events, log, reports, mail
-
-def event_count(s: Session, game_id: str, phase_seq: int) -> int:
-    """How many events of phase ``phase_seq`` are stored (the next one's ``idx``)."""
-    from sqlalchemy import func
-
-    return s.execute(select(func.count()).select_from(EventRow).where(
-        EventRow.game_id == game_id, EventRow.phase_seq == phase_seq)).scalar_one()
-
-
-def add_events(s: Session, rows: list[dict]) -> None:
-    """Insert event rows (dicts of EventRow columns without ``id``: ``game_id``,
-    ``phase_seq``, ``idx``, ``audience``, ``public_json``, ``blob``) in one statement; nothing
-    reads their ids (a phase stores about 17: one ORM insert each cost 1.5 ms a phase)."""
-    from sqlalchemy import insert
-
-    if rows:
-        s.execute(insert(EventRow.__table__), rows)
-
-
-def events(s: Session, game_id: str, phase_seq: int) -> list[EventRow]:
-    return list(s.exec(select(EventRow).where(
-        EventRow.game_id == game_id, EventRow.phase_seq == phase_seq).order_by(EventRow.idx)))
-
 
 def append_log(s: Session, game: Game, lines: Iterable[str], head: str) -> None:
     """Store new log lines after the game's last one, as one block (pbem.store.logblock: the
