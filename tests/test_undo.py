@@ -459,6 +459,49 @@ def test_a_phase_resolved_without_a_snapshot_is_refused(table):
         table.ref.undo(GAME, why=WHY)
 
 
+def _snapshot_bytes(table, seq):
+    """(the sealed snapshot of phase ``seq`` opened, the game's public part now)."""
+    with table.ref.db.read() as s:
+        blob = repo.get_sealed(s, GAME, "referee", f"undo:{seq}").blob
+        public = repo.get_game(s, GAME).public_state
+    return table.ref.sealer.open(GAME, "referee", f"undo:{seq}", 0, blob), public.encode()
+
+
+def test_a_snapshot_is_compressed_against_the_state_its_phase_left(table):
+    """RFC 1950: the zlib stream carries FDICT and the Adler-32 of the public part the phase
+    left; it is far smaller than the same text compressed alone, and it is the state before."""
+    import zlib
+
+    before = table.captured()
+    setup_done(table)
+    raw, public = _snapshot_bytes(table, 1)
+    assert raw[1] & 0x20 and int.from_bytes(raw[2:6], "big") == zlib.adler32(public)
+    z = zlib.decompressobj(zdict=public)
+    text = z.decompress(raw) + z.flush()
+    assert len(raw) * 2 < len(zlib.compress(text, 6))
+    snap = json.loads(text)
+    assert (snap["public"], snap["secret"], snap["referee"]) == (
+        before["parts"].public, before["parts"].secret, before["parts"].referee)
+
+
+def test_a_snapshot_sealed_by_an_earlier_pbem_is_still_undone(table):
+    """pbem before issue 11 compressed the snapshot without a dictionary."""
+    import zlib
+
+    before = table.captured()
+    setup_done(table)
+    raw, public = _snapshot_bytes(table, 1)
+    z = zlib.decompressobj(zdict=public)
+    old = zlib.compress(z.decompress(raw) + z.flush(), 1)
+    assert not old[1] & 0x20
+    with table.ref.db.write() as s:
+        repo.delete_sealed(s, GAME, "referee", "undo:1")
+        repo.add_sealed(s, GAME, "referee", "undo:1", 0,
+                        table.ref.sealer.seal(GAME, "referee", "undo:1", 0, old))
+    table.ref.undo(GAME, why=WHY)
+    assert table.captured()["parts"] == before["parts"]
+
+
 # ---------------------------------------------------------------- the players are told
 
 def test_every_player_gets_a_notice(referee, clock, tmp_path):

@@ -334,9 +334,9 @@ def _resolve(ctx: GameContext, phase, window: Window, held, *, now: datetime, en
     the game ended)."""
     from pbem.dice import DiceStream
     from pbem.engine.publish import publish_phase
-    from pbem.engine.rollback import snapshot_before
+    from pbem.engine.rollback import seal_snapshot, snapshot_before
 
-    snapshot_before(ctx, phase)  # the state before the phase, for `pbem game undo`
+    before = snapshot_before(ctx)  # the state before the phase, for `pbem game undo`
     game, rs = ctx.game, ctx.ruleset
     orders, problems, nonces, commits = _read_orders(ctx, phase, window, held)
     seed = ctx.get_secret(dice_seed_purpose(phase.seq))
@@ -366,6 +366,7 @@ def _resolve(ctx: GameContext, phase, window: Window, held, *, now: datetime, en
     phase.nmr_json = json.dumps(nmr)
     ctx.session.add(phase)
     ctx.save_state()
+    seal_snapshot(ctx, phase, before)
     if hidden.rolls and not ctx.has_secret("setup-salt"):
         ctx.commit_hidden_setup(now, entropy)  # the hidden setup was dealt in this window
 
