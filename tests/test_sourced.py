@@ -315,3 +315,23 @@ def test_a_table_memo_builds_once_per_table_object_and_per_content():
     assert memo(table) == memo(table) == memo(json.loads(json.dumps(table))) == 1
     assert memo({"rules": {"limit": {"value": 3, "source": "house rules"}}}) == 2
     assert len(built) == 2
+
+
+def test_a_table_memo_builds_once_per_content_and_keeps_at_most_its_size():
+    """TableMemo: the same table object, or an equal one read back from JSON, gives the value
+    built the first time; another content is built anew; only ``size`` contents are kept."""
+    import json
+
+    from pbem.engine.sourced import TableMemo
+
+    built = []
+    memo = TableMemo(lambda d: built.append(json.dumps(d, sort_keys=True)) or len(built), size=2)
+    a = {"units": {"soldier": {"attack": 3, "source": "7.1"}}}
+    assert memo(a) == 1 and memo(a) == 1
+    assert memo(json.loads(json.dumps(a))) == 1  # equal content, another object
+    b = {"units": {"soldier": {"attack": 4, "source": "7.1"}}}
+    assert memo(b) == 2 and memo(json.loads(json.dumps(a))) == 1
+    c = {"units": {}}
+    assert memo(c) == 3  # a and b were kept; c pushes out b (used least lately)
+    assert memo(a) == 1 and memo(b) == 4
+    assert built == [json.dumps(x, sort_keys=True) for x in (a, b, c, b)]

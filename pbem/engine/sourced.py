@@ -209,27 +209,26 @@ def _merge_keyed(rows: Any, house: Any, where: str, key: str) -> list:
 class TableMemo:
     """A value built from a data table (a game's typed ``Rules``), remembered: by the table
     object (the role states of one phase share one table) and, when the object is new (the
-    table read back from the stored JSON), by its content, so a game's tables are built once
-    per process. ``build(data) -> value``; at most ``size`` contents are kept."""
+    table read back from the stored JSON), by its content (compared with ``==``, the newest
+    first), so a game's tables are built once per process. ``build(data) -> value``; at most
+    ``size`` contents are kept. A table is a value: it must not be changed once built."""
 
     def __init__(self, build: Callable[[dict], Any], size: int = 16):
         self._build, self._size = build, size
-        self._last: tuple | None = None
-        self._by_content: dict = {}
+        self._seen: list[tuple] = []  # [(table, value)], the last one used first
 
     def __call__(self, data: dict) -> Any:
-        last = self._last
-        if last is not None and last[0] is data:
-            return last[1]
-        import json
-
-        key = json.dumps(data, sort_keys=True)
-        value = self._by_content.get(key)
-        if value is None:
-            if len(self._by_content) >= self._size:
-                self._by_content.clear()
-            value = self._by_content[key] = self._build(data)
-        self._last = (data, value)
+        seen = self._seen
+        if seen and seen[0][0] is data:
+            return seen[0][1]
+        for i, (table, value) in enumerate(seen):
+            if table is data or table == data:  # C-level comparison: no JSON text built
+                if i:
+                    seen.insert(0, seen.pop(i))
+                return value
+        value = self._build(data)
+        seen.insert(0, (data, value))
+        del seen[self._size:]
         return value
 
 
