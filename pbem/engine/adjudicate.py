@@ -99,18 +99,25 @@ def process(db, sealer, *, now: datetime, entropy, game_id: str | None = None,
                        accept_late=accept_late)
 
 
-def start_run(db, now: datetime) -> tuple[datetime | None, list]:
+def start_run(db, now: datetime, game_id: str | None = None) -> tuple[datetime | None, list]:
     """Record ``now`` as the time of this ``pbem process`` run and list what it looks at, in
     one transaction: ``(the previous run's time (None: never), the due games)``. The
     downtime guard compares windows with the first; the second are the ids of the games with
-    an open window, the oldest deadline first, each to be handled once. Called once per run
-    (by the parent, when several workers share the run); a run of one named game records
-    itself in that game's transaction instead (:func:`process_named_game`)."""
+    an open window, the oldest deadline first (``game_id``, if given: that game, which
+    :func:`process_game` finds has an open window or not), each to be handled once. Called
+    once per run (by the parent, when several workers share the run). On SQLite a run of one
+    named game records itself in that game's transaction instead
+    (:func:`process_named_game`). Raises NotFound for a ``game_id`` that is no game."""
+    from pbem.engine.errors import NotFound
     from pbem.engine.headers import format_time, parse_issued
 
-    with db.write() as s:
+    with db.write() as s:  # the writer of the run's record: one at a time (DESIGN.md "Storage")
+        if game_id is not None and not repo.game_exists(s, game_id):
+            raise NotFound(f"no game {game_id!r} (see `pbem status`)")
         held = repo.swap_setting(s, LAST_RUN_SETTING, format_time(now))
         previous = parse_issued(held) if held else None
+        if game_id is not None:
+            return previous, [game_id]
         return previous, list(dict.fromkeys(p.game_id for p in repo.open_phases(s)))
 
 
@@ -132,8 +139,10 @@ def process_game(db, sealer, gid: str, *, now: datetime, entropy, force: bool = 
 
 def process_named_game(db, sealer, gid: str, *, now: datetime, entropy, force: bool = False,
                        accept_late: bool = False) -> list | None:
-    """``pbem process GAME``: a run of one game, whose record (:func:`start_run`) is made in
-    the game's own write transaction, not one of its own before it. Returns as
+    """``pbem process GAME`` on SQLite: a run of one game, whose record (:func:`start_run`)
+    is made in the game's own write transaction, not one of its own before it (SQLite's one
+    writer serialises them; on PostgreSQL two runs would each insert the record, or one would
+    hold it for a whole game, so there the run is recorded apart). Returns as
     :func:`process_game`; raises NotFound for a ``gid`` that is no game (nothing is
     written)."""
     return _process_one(db, sealer, gid, now=now, entropy=entropy, force=force,

@@ -82,14 +82,15 @@ def process_due(db, sealer, *, now: datetime, entropy, game_id: str | None = Non
     if workers < 1:
         raise ValueError(f"workers: expected 1 or more, found {workers}")
     report = on_game or (lambda _gid, _results: None)
-    if game_id is not None:  # one game: one write transaction records the run and handles it
-        results = adjudicate.process_named_game(db, sealer, game_id, now=now, entropy=entropy,
-                                                force=force, accept_late=accept_late) or []
+    if game_id is not None and db.is_sqlite:  # one write transaction records the run and
+        results = adjudicate.process_named_game(  # handles the game
+            db, sealer, game_id, now=now, entropy=entropy, force=force,
+            accept_late=accept_late) or []
         if on_start is not None:
             on_start(1)
         report(game_id, results)
         return results
-    last_run, gids = adjudicate.start_run(db, now)
+    last_run, gids = adjudicate.start_run(db, now, game_id)
     if on_start is not None:
         on_start(len(gids))
     job = {"now": now, "entropy": entropy, "force": force, "accept_late": accept_late,
