@@ -161,9 +161,10 @@ def chain_from(head: str, objs: list[dict], wrong: dict | None = None) -> list[s
     return out
 
 
-def a_log(referee, game_id="h1"):
-    """Game ``game_id`` (hunt) with three more appends, one holding a line whose prev is
-    wrong; returns its whole log as built here (the creation's lines read back first)."""
+def a_log(referee, game_id="h1", broken=False):
+    """Game ``game_id`` (hunt) with three more appends (``broken``: one holding a line whose
+    prev is wrong, as pbem never writes); returns its whole log as built here (the creation's
+    lines read back first)."""
     new_game(referee, "hunt", ("red", "blue"), game_id)
     own = referee.log_lines(game_id)
     assert [json.loads(x)["prev"] for x in own] == [GENESIS] + [sha(x) for x in own[:-1]]
@@ -174,7 +175,7 @@ def a_log(referee, game_id="h1"):
                  "at": f"2026-11-29T20:0{b}:00Z"} for i in range(40)]
         objs.append({"type": "event", "game": game_id, "phase": f"p{b}", "kind": "note",
                      "data": {"prev": "not the hash"}, "at": f"2026-11-29T20:0{b}:00Z"})
-        batches.append(chain_from(head, objs, {7: "f" * 64} if b == 0 else None))
+        batches.append(chain_from(head, objs, {7: "f" * 64} if b == 0 and broken else None))
         head = sha(batches[-1][-1])
     appended(referee, game_id, batches)
     return own + [x for b in batches for x in b]
@@ -196,7 +197,6 @@ def test_appended_lines_read_back_exactly_and_are_found_by_their_text(referee, t
         assert prev == (sha(lines[first - 2]) if first > 1 else GENESIS)
         text = zlib.decompress(bytes(blob)).decode("utf-8")
         assert not any(sha(x) in text for x in lines[first - 1:last - 1])  # left out
-    assert "f" * 64 in zlib.decompress(bytes(blocks[-3][3])).decode()  # kept: not the hash
     # needles inside a left-out hash, across its start and across its end
     line = lines[-50]
     k = line.index('"prev":"') + 8
@@ -344,3 +344,108 @@ def test_migration_0007_moves_every_line_into_blocks_and_back(referee, clock, tm
     new = chain_from(sha(lines[-1]), [{"type": "note", "at": "2026-11-30T00:00:00Z"}])
     appended(r, "h1", [new])
     assert r.log_lines("h1") == lines + new
+
+
+def test_a_line_whose_prev_is_not_the_hash_before_it_is_kept_and_refused_by_a_whole_read(
+        referee):
+    """Such a line (pbem never writes one; a log changed before an upgrade holds one) is
+    stored as given, is found by its text, and a whole read names it as a break."""
+    from pbem.store import loglines
+    from pbem.store.loglines import LogTampered
+
+    lines = a_log(referee, broken=True)
+    blocks = peek(referee, "SELECT first_seq, blob FROM log_block WHERE game_id='h1' "
+                           "ORDER BY first_seq")
+    first, blob = blocks[-3]
+    assert "f" * 64 in zlib.decompress(bytes(blob)).decode()  # kept: not the hash
+    with pytest.raises(LogTampered) as e:
+        referee.log_lines("h1")
+    assert e.value.seq == first + 7
+    with referee.db.read() as s:
+        assert loglines.matching(s, "h1", ["f" * 64]) == [lines[first + 6]]
+
+
+# ---------------------------------------------------------------- found by a tester's trial
+
+@pytest.mark.parametrize("encoding", ["z1", "j1"])
+def test_a_line_changed_inside_a_block_with_the_next_kept_as_it_was_is_found(referee, encoding):
+    """A forger changes a roll on line k of a block and stores line k+1 with its own original
+    bytes (flag +, or the block re-encoded as j1): the block still ends at the same hash, so
+    only the check that each kept line points at the line before it finds it, at line k+1."""
+    from pbem.cli import main
+    from pbem.store.loglines import LogTampered
+
+    lines = a_log(referee)
+    (first, last, blob), = peek(referee, "SELECT first_seq, last_seq, blob FROM log_block WHERE "
+                                         "game_id='h1' ORDER BY first_seq DESC LIMIT 1 OFFSET 1")
+    mine = lines[first - 1:last]
+    k = next(i for i, x in enumerate(mine[:-1]) if '"value":' in x)
+    changed = mine[k].replace('"value":', '"value":9', 1)
+    if encoding == "z1":
+        parts = zlib.decompress(bytes(blob)).decode().split("\n")
+        assert parts[k].startswith("=")
+        parts[k] = parts[k].replace('"value":', '"value":9', 1)
+        parts[k + 1] = "+" + mine[k + 1]
+        new = zlib.compress("\n".join(parts).encode())
+    else:
+        new = zlib.compress(json.dumps(mine[:k] + [changed] + mine[k + 1:]).encode())
+    attack(referee, "UPDATE log_block SET blob=?, encoding=? WHERE game_id='h1' AND first_seq=?",
+           (new, encoding, first))
+    assert sha(changed) != sha(mine[k])  # the forgery changed the line's hash...
+    with pytest.raises(LogTampered) as e:
+        referee.log_lines("h1")
+    assert e.value.seq == first + k + 1  # ...which the next line no longer points at
+    r = CliRunner().invoke(main, ["--home", str(referee.home.path), "log", "h1", "--json"])
+    assert r.exit_code == 1 and f"at line {first + k + 1}" in r.output
+
+
+def test_a_refused_log_leaves_the_file_it_was_to_be_written_to_as_it_was(referee, tmp_path):
+    from pbem.cli import main
+
+    a_log(referee)
+    (last,), = peek(referee, "SELECT max(first_seq) FROM log_block WHERE game_id='h1'")
+    attack(referee, "UPDATE log_block SET blob=? WHERE first_seq=?",
+           (recompressed(referee, last, lambda t: t.replace('"value":6,', '"value":5,', 1)), last))
+    out = tmp_path / "site" / "published.jsonl"
+    out.parent.mkdir()
+    out.write_text("the good copy published yesterday\n")
+    r = CliRunner().invoke(main, ["--home", str(referee.home.path), "log", "h1", "--json",
+                                  "-o", str(out)])
+    assert r.exit_code == 1 and "Error: the public log of game h1" in r.output
+    assert out.read_text() == "the good copy published yesterday\n"
+    assert [p.name for p in out.parent.iterdir()] == ["published.jsonl"]  # no part left
+
+
+def test_a_block_of_no_line_is_a_changed_log_not_a_crash(referee):
+    from pbem.cli import main
+    from pbem.store.loglines import LogTampered
+
+    a_log(referee)
+    (middle,), = peek(referee, "SELECT first_seq FROM log_block WHERE game_id='h1' "
+                               "ORDER BY first_seq DESC LIMIT 1 OFFSET 1")
+    attack(referee, "UPDATE log_block SET encoding='j1', blob=?, last_seq=first_seq-1 "
+                    "WHERE game_id='h1' AND first_seq=?", (zlib.compress(b"[]"), middle))
+    r = CliRunner().invoke(main, ["--home", str(referee.home.path), "log", "h1", "--json"])
+    assert r.exit_code == 1 and "Error: the public log of game h1" in r.output, r.output
+    with pytest.raises(LogTampered):
+        referee.log_lines("h1")
+
+
+def test_an_upgrade_of_a_log_with_a_missing_line_says_so_and_changes_nothing(referee, clock):
+    """Found by a tester: a 0006 database whose log_line table lacks a line ended `pbem
+    upgrade` in a traceback; it is an `Error:` naming the game and the line, exit 1, and the
+    database stays at 0006."""
+    from pbem.cli import main
+
+    a_log(referee)
+    referee.db.dispose()
+    url = referee.home.url
+    alembic(url, "downgrade", "0006_lookup_indexes")
+    attack(referee, "DELETE FROM log_line WHERE game_id='h1' AND seq=10")
+    r = CliRunner().invoke(main, ["--home", str(referee.home.path), "upgrade"])
+    assert r.exit_code == 1, r.output
+    assert "Error: the public log of game h1 has no line 10 (the next is 11)" in r.output
+    assert "Traceback" not in r.output
+    with raw_connect(url) as con:
+        assert con.execute("SELECT version_num FROM alembic_version").fetchall() == [
+            ("0006_lookup_indexes",)]

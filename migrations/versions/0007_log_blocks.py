@@ -21,6 +21,7 @@ import sqlalchemy as sa
 from alembic import op
 
 from pbem.store import logblock
+from pbem.store.db import DatabaseError
 
 revision = '0007_log_blocks'
 down_revision = '0006_lookup_indexes'
@@ -71,8 +72,9 @@ def _numbered(game_id: str, rows):
     """The lines of ``rows``, checking that they are numbered 1, 2, ... as pbem wrote them."""
     for n, (seq, line) in enumerate(rows, start=1):
         if seq != n:
-            raise RuntimeError(f"the public log of game {game_id} has no line {n} (the next "
-                               f"is {seq}); nothing was changed")
+            raise DatabaseError(f"the public log of game {game_id} has no line {n} (the next "
+                                f"is {seq}): it was changed outside pbem; nothing was upgraded "
+                                "(restore the database from a backup taken before the change)")
         yield line
 
 

@@ -405,13 +405,24 @@ class Referee(MailCommands, GameAdmin):
             yield from loglines.iter_lines(s, game_id)
 
     def export_log(self, game_id: str, path: Path | None = None) -> Path:
-        """Write the public log to ``path`` (default ``HOME/games/ID/ID.jsonl``), streamed."""
+        """Write the public log to ``path`` (default ``HOME/games/ID/ID.jsonl``), streamed into
+        a file beside it that replaces ``path`` only once the whole log has been read and
+        checked: a log pbem refuses (LogTampered) leaves ``path`` as it was."""
+        import tempfile
+
         lines = self.iter_log_lines(game_id)
         path = path or self.home.games_dir(game_id) / f"{game_id}.jsonl"
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "w", encoding="utf-8", newline="\n") as out:
-            for line in lines:
-                out.write(line + "\n")
+        fd, part = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+        try:
+            with open(fd, "w", encoding="utf-8", newline="\n") as out:
+                for line in lines:
+                    out.write(line + "\n")
+            os.chmod(part, 0o644)
+            os.replace(part, path)
+        except BaseException:
+            Path(part).unlink(missing_ok=True)
+            raise
         return path
 
     def view_and_window(self, game_id: str, role: str):

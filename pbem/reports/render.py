@@ -174,8 +174,10 @@ def templates_in(folder: str | Path | None):
     folder is gone."""
     global _pending, _folder
     if folder is not None and not Path(folder).is_dir():
-        raise ReportTemplateError(f"{folder}: no such folder; the report was made with the "
-                                  "templates of this folder (docs/reports.md): put it back")
+        raise ReportTemplateError(f"{folder}: no such folder; this mail (a report, receipt or "
+                                  "rejection) is rendered with the templates of the folder in "
+                                  "force when it was made (docs/reports.md): put the folder "
+                                  "back there, or a copy of it")
     saved = _pending, _folder
     _pending, _folder = None, (Path(folder) if folder is not None else None)
     try:

@@ -52,7 +52,13 @@ _HEX = frozenset("0123456789abcdef")
 
 class LogBlockError(ValueError):
     """A stored block that cannot be decoded (an unknown encoding, a damaged zlib stream, a
-    line count that differs from the row's): the message says which."""
+    line count that differs from the row's, a line that does not point at the one before it):
+    the message says which; ``index`` is the block's line concerned (0: its first), or
+    None."""
+
+    def __init__(self, message: str, index: int | None = None):
+        super().__init__(message)
+        self.index = index
 
 
 def line_hash(line: str) -> str:
@@ -103,10 +109,13 @@ def decode_text(encoding: str, blob: bytes) -> str:
         raise LogBlockError(f"a log block that does not decompress ({e})") from None
 
 
-def restore_lines(encoding: str, text: str, prev: str) -> list[str]:
+def restore_lines(encoding: str, text: str, prev: str, *, chained: bool = False) -> list[str]:
     """The lines of a block from its stored ``text`` (:func:`decode_text`), the first of which
     should point at ``prev``. LogBlockError for a line without a flag or without the place
-    its hash goes."""
+    its hash goes. ``chained``: also check that every line kept as it is (flag ``+``, or a
+    ``j1`` block) points at the line before it (holds ``"prev":"<its hash>"``), as pbem's own
+    lines all do: a line changed inside a block, with the next one kept as it was, is then
+    found (LogBlockError naming it)."""
     if encoding == "j1":
         try:
             lines = json.loads(text)
@@ -114,30 +123,45 @@ def restore_lines(encoding: str, text: str, prev: str) -> list[str]:
             raise LogBlockError(f"a j1 log block that is not a JSON array ({e})") from None
         if not (isinstance(lines, list) and all(isinstance(x, str) for x in lines)):
             raise LogBlockError("a j1 log block that is not a JSON array of strings")
+        if chained:
+            for i, line in enumerate(lines):
+                _check_points_at(line, prev, i)
+                prev = line_hash(line)
         return lines
     out = []
-    for part in text.split("\n"):
+    for i, part in enumerate(text.split("\n")):
         flag, body = part[:1], part[1:]
         if flag == "=":
             k = body.find(_EMPTY)
             if k < 0:
-                raise LogBlockError('a log block line flagged "=" without "prev":""')
+                raise LogBlockError('a log block line flagged "=" without "prev":""', i)
             body = body[:k + 8] + prev + body[k + 8:]
         elif flag != "+":
-            raise LogBlockError(f"a log block line with the flag {flag!r} (expected = or +)")
+            raise LogBlockError(f"a log block line with the flag {flag!r} (expected = or +)", i)
+        elif chained:
+            _check_points_at(body, prev, i)
         out.append(body)
         prev = line_hash(body)
     return out
 
 
-def decode_block(encoding: str, blob: bytes, prev: str, count: int | None = None) -> list[str]:
+def _check_points_at(line: str, prev: str, index: int) -> None:
+    if f'{_PREV}{prev}"' not in line:
+        raise LogBlockError("a line that does not point at the line before it (its prev is "
+                            "not that line's hash)", index)
+
+
+def decode_block(encoding: str, blob: bytes, prev: str, count: int | None = None, *,
+                 chained: bool = False) -> list[str]:
     """The lines stored by :func:`encode_block` (``encoding``, ``blob``) whose first line
     should point at ``prev``; when ``count`` is given, LogBlockError unless there are that
-    many."""
-    lines = restore_lines(encoding, decode_text(encoding, blob), prev)
+    many; LogBlockError for a block of no line. ``chained``: as :func:`restore_lines`."""
+    lines = restore_lines(encoding, decode_text(encoding, blob), prev, chained=chained)
     if count is not None and len(lines) != count:
         raise LogBlockError(f"a log block holding {len(lines)} line(s) where its row says "
                             f"{count}")
+    if not lines:
+        raise LogBlockError("a log block holding no line")
     return lines
 
 

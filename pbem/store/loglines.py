@@ -13,9 +13,11 @@ the lines found and check them, as they would have checked every line.
 
 Whoever reads the whole log checks it against the game row, whose MAC pbem.store.integrity
 checks: every block must start where the one before ended (its ``first_seq`` and its ``prev``,
-the hash of the line before), and the hash of the last line must be the game's ``log_head``
-and the number of lines its ``log_count``. A block changed, removed or swapped outside pbem
-breaks one of these: :class:`LogTampered`.
+the hash of the line before), every line must point at the line before it (a line kept as it
+is holds that hash; a left-out one is that hash), a block must hold a line at least, and the
+hash of the last line must be the game's ``log_head`` and the number of lines its
+``log_count``. A block changed, removed or swapped outside pbem breaks one of these:
+:class:`LogTampered`, naming the first line concerned.
 """
 
 from __future__ import annotations
@@ -73,12 +75,16 @@ def _blocks(s, game_id: str, batch: int) -> Iterator[tuple]:
         last = rows[-1][0]
 
 
-def _decode(game_id: str, row) -> list[str]:
+def _decode(game_id: str, row, chained: bool = False) -> list[str]:
     first, last, encoding, prev, blob = row
     try:
-        return logblock.decode_block(encoding, blob, prev, last - first + 1)
+        return logblock.decode_block(encoding, blob, prev, last - first + 1, chained=chained)
     except logblock.LogBlockError as e:
-        raise LogTampered(game_id, first, f"cannot be read: {e}") from None
+        if e.index is not None:
+            raise LogTampered(game_id, first + e.index, f"(in the block of lines {first}-"
+                                                        f"{last}): {e}") from None
+        raise LogTampered(game_id, first, f"cannot be read: {e} (in the block of lines "
+                                          f"{first}-{last})") from None
 
 
 def iter_lines(s: Session, game_id: str, batch: int = BATCH) -> Iterator[str]:
@@ -95,7 +101,7 @@ def iter_lines(s: Session, game_id: str, batch: int = BATCH) -> Iterator[str]:
         if prev != head:
             raise LogTampered(game_id, first, "does not follow the line before it (its block's "
                                               "prev is not that line's hash)")
-        lines = _decode(game_id, row)
+        lines = _decode(game_id, row, chained=True)  # a whole read checks every line
         yield from lines
         n += len(lines)
         head = logblock.line_hash(lines[-1])
