@@ -108,6 +108,7 @@ def test_ingest_of_one_mail_loads_neither_sqlmodel_nor_pydantic(home, clock, tmp
     top = packages(modules)
     assert "sqlalchemy" in top  # orders checked and stored
     assert "jinja2" not in top  # the receipt is rendered when it is mailed (pbem send)
+    assert "html.parser" not in modules  # a plain-text mail: no HTML body to lay out
     assert "pbem.games.atlantis" in modules and "pbem.games.altassar" not in modules
     assert not top & set(NEVER)
 

@@ -34,7 +34,6 @@ from typing import Callable
 
 from pbem.mail.charsets import decode_text
 from pbem.mail.flowed import unflow
-from pbem.mail.htmltext import html_to_text
 
 __all__ = ["MAX_MIME_DEPTH", "MAX_PARTS", "MAX_FORWARD_DEPTH", "PartText", "read_parts", "normalise"]
 
@@ -308,8 +307,11 @@ def _text(params: "_Params", name: str, ctype: str, payload: bytes, label: str,
     text, readings = decode_text(payload, _charset(params), label, warnings)
     text = normalise(text)
     readings = [normalise(r) for r in readings]
-    if ctype == "text/html" and is_body:
-        return PartText(name, html_to_text(text), _unique([html_to_text(r) for r in readings], text), None)
+    if ctype == "text/html" and is_body:  # rare: html.parser is loaded only for these
+        from pbem.mail.htmltext import html_to_text
+
+        return PartText(name, html_to_text(text),
+                        _unique([html_to_text(r) for r in readings], text), None)
     flowed, delsp = _flowed(params) if ctype == "text/plain" else (False, False)
     if not flowed:
         return PartText(name, text, _unique(readings, text), payload)
