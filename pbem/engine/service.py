@@ -13,12 +13,12 @@ import os
 import secrets
 import stat
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Callable
 
 from pbem.engine.errors import NotFound, SetupError
 from pbem.engine.home import Home
 from pbem.engine.service_admin import GameAdmin
+from pbem.engine.service_log import LogQueries
 from pbem.engine.service_mail import MailCommands
 
 
@@ -120,7 +120,7 @@ def utc_now() -> datetime:
     return datetime.now(timezone.utc).replace(microsecond=0)
 
 
-class Referee(MailCommands, GameAdmin):
+class Referee(MailCommands, GameAdmin, LogQueries):
     """A referee installation (see module docstring)."""
 
     def __init__(self, home: Home, *, clock: Callable[[], datetime] = utc_now,
@@ -383,48 +383,6 @@ class Referee(MailCommands, GameAdmin):
                               else ""))
         return found[1]
 
-    def log_lines(self, game_id: str) -> list[str]:
-        """The game's public log, one JSON line per entry."""
-        from pbem.store import repo
-
-        self.game(game_id)
-        with self.db.read() as s:
-            return repo.log_lines(s, game_id)
-
-    def iter_log_lines(self, game_id: str):
-        """The game's public log, one JSON line per entry, read a batch at a time (a long
-        log is never held whole: pbem.store.loglines); a generator holding a read transaction
-        until it is exhausted or closed. NotFound for an unknown game, at once."""
-        self.game(game_id)
-        return self._iter_log(game_id)
-
-    def _iter_log(self, game_id: str):
-        from pbem.store import loglines
-
-        with self.db.read() as s:
-            yield from loglines.iter_lines(s, game_id)
-
-    def export_log(self, game_id: str, path: Path | None = None) -> Path:
-        """Write the public log to ``path`` (default ``HOME/games/ID/ID.jsonl``), streamed into
-        a file beside it that replaces ``path`` only once the whole log has been read and
-        checked: a log pbem refuses (LogTampered) leaves ``path`` as it was."""
-        import tempfile
-
-        lines = self.iter_log_lines(game_id)
-        path = path or self.home.games_dir(game_id) / f"{game_id}.jsonl"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, part = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-        try:
-            with open(fd, "w", encoding="utf-8", newline="\n") as out:
-                for line in lines:
-                    out.write(line + "\n")
-            os.chmod(part, 0o644)
-            os.replace(part, path)
-        except BaseException:
-            Path(part).unlink(missing_ok=True)
-            raise
-        return path
-
     def view_and_window(self, game_id: str, role: str):
         """(the ruleset's view for ``role``, the open Window or None): what a player's client
         may know, e.g. for the demo's random players and bench/. The view is made from
@@ -442,21 +400,6 @@ class Referee(MailCommands, GameAdmin):
             phase = repo.open_phase(s, game_id)
             window = Window.from_json(json.loads(phase.window_json)) if phase else None
             return role_view(registry.get(game.ruleset), parts, role), window
-
-    def outcome(self, game_id: str) -> dict | None:
-        """The result of an ended game ``{"scores", "winners", "reason"}``, from its log (its
-        last ``game-end`` line, found by the database)."""
-        from pbem.store import loglines
-
-        self.game(game_id)
-        with self.db.read() as s:
-            found = loglines.matching(s, game_id, ['"type":"game-end"'], exact=False)
-        for line in reversed(found):
-            obj = json.loads(line)
-            if obj.get("type") == "game-end":
-                return {"scores": obj["scores"], "winners": obj["winners"],
-                        "reason": obj["reason"]}
-        return None
 
     def all_reports(self, game_id: str) -> list[dict]:
         """Every stored report of a game, unsealed: ``{"seq", "phase", "role", "fmt", "body"}``
