@@ -28,16 +28,15 @@ pbem.store.loglines reads them, migrations/versions/0007_log_blocks.py converts 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import zlib
 from typing import Iterable, Sequence
 
-__all__ = ["GENESIS", "ENCODING", "ENCODINGS", "LogBlockError", "line_hash", "encode_block",
-           "decode_block", "decode_text", "restore_lines", "needle_is_safe", "blocks_of"]
+from pbem.ledger import GENESIS, line_hash  # the chain's own: DESIGN.md, "The public log"
 
-GENESIS = "0" * 64
-"""The ``prev`` of a log's first line (DESIGN.md, "The public log")."""
+__all__ = ["GENESIS", "ENCODING", "ENCODINGS", "LogBlockError", "line_hash", "encode_block",
+           "decode_block", "decode_text", "restore_block", "restore_lines", "needle_is_safe",
+           "blocks_of"]
 
 ENCODING = "z1"
 """The encoding :func:`encode_block` writes for lines without a newline."""
@@ -59,12 +58,6 @@ class LogBlockError(ValueError):
     def __init__(self, message: str, index: int | None = None):
         super().__init__(message)
         self.index = index
-
-
-def line_hash(line: str) -> str:
-    """The lowercase hex SHA-256 of ``line``'s UTF-8 bytes (what the next line's ``prev``
-    holds; pbem.ledger.line_hash)."""
-    return hashlib.sha256(line.encode("utf-8")).hexdigest()
 
 
 def _elide(line: str, prev: str) -> str:
@@ -154,9 +147,16 @@ def _check_points_at(line: str, prev: str, index: int) -> None:
 def decode_block(encoding: str, blob: bytes, prev: str, count: int | None = None, *,
                  chained: bool = False) -> list[str]:
     """The lines stored by :func:`encode_block` (``encoding``, ``blob``) whose first line
+    should point at ``prev``: :func:`restore_block` of its :func:`decode_text`."""
+    return restore_block(encoding, decode_text(encoding, blob), prev, count, chained=chained)
+
+
+def restore_block(encoding: str, text: str, prev: str, count: int | None = None, *,
+                  chained: bool = False) -> list[str]:
+    """The lines of a block from its stored ``text`` (:func:`decode_text`), whose first line
     should point at ``prev``; when ``count`` is given, LogBlockError unless there are that
     many; LogBlockError for a block of no line. ``chained``: as :func:`restore_lines`."""
-    lines = restore_lines(encoding, decode_text(encoding, blob), prev, chained=chained)
+    lines = restore_lines(encoding, text, prev, chained=chained)
     if count is not None and len(lines) != count:
         raise LogBlockError(f"a log block holding {len(lines)} line(s) where its row says "
                             f"{count}")

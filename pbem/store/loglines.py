@@ -75,10 +75,14 @@ def _blocks(s, game_id: str, batch: int) -> Iterator[tuple]:
         last = rows[-1][0]
 
 
-def _decode(game_id: str, row, chained: bool = False) -> list[str]:
+def _decode(game_id: str, row, chained: bool = False, text: str | None = None) -> list[str]:
+    """The lines of the block ``row`` (its stored ``text`` when already decompressed);
+    LogTampered naming the first line concerned when it cannot be read."""
     first, last, encoding, prev, blob = row
     try:
-        return logblock.decode_block(encoding, blob, prev, last - first + 1, chained=chained)
+        if text is None:
+            text = logblock.decode_text(encoding, blob)
+        return logblock.restore_block(encoding, text, prev, last - first + 1, chained=chained)
     except logblock.LogBlockError as e:
         if e.index is not None:
             raise LogTampered(game_id, first + e.index, f"(in the block of lines {first}-"
@@ -146,7 +150,7 @@ def matching(s: Session, game_id: str, needles: Iterable[str],
         except logblock.LogBlockError as e:
             raise LogTampered(game_id, first, f"cannot be read: {e}") from None
         if not (safe and encoding == "z1") or newline:
-            found += [line for line in _decode(game_id, row) if pattern.search(line)]
+            found += [line for line in _decode(game_id, row, text=text) if pattern.search(line)]
         elif any(n in text for n in needles):
             found += _search_block(game_id, row, text, needles, exact)
     return found + [line for line in pending if pattern.search(line)]
