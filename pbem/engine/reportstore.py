@@ -169,10 +169,16 @@ def _dictionary(s, sealer, game_id: str, seq: int, depth: int, cache: dict | Non
                                 f"{seq}, is missing")
     raw = _open_raw(s, sealer, base, depth, cache)[0]
     if cache is not None:
-        if len(cache) >= 2 * _CACHE_MAX:  # a long delivery run: the phases read lately suffice
-            cache.clear()                 # (each as its JSON and, once a reader used it, parsed)
-        cache[key] = raw
+        _keep(cache, key, raw)
     return raw
+
+
+def _keep(cache: dict, key: tuple, value) -> None:
+    """Put ``value`` in a delivery run's ``cache`` (:func:`report_parts`), emptied first when
+    full: a long run needs only the phases it read lately."""
+    if len(cache) >= 2 * _CACHE_MAX:  # each phase's public context as JSON and, once a
+        cache.clear()                 # reader used it, parsed
+    cache[key] = value
 
 
 _CACHE_MAX = 64
@@ -189,8 +195,10 @@ def open_context(s, sealer, row, cache: dict | None = None) -> tuple[dict, str |
     StoredReportError (or the sealer's error) for a row that cannot be read."""
     raw, templates = _open_raw(s, sealer, row, 0, cache)
     if cache is not None and row.role == "*":  # the dictionary of this phase's other readers
-        cache.setdefault((row.game_id, row.phase_seq), raw)
-        if cache[(row.game_id, row.phase_seq)] == raw:
+        key = (row.game_id, row.phase_seq)
+        if key not in cache:
+            _keep(cache, key, raw)
+        if cache[key] == raw:
             return _parsed_public(cache, row.game_id, row.phase_seq), templates
     context = json.loads(raw)
     if cache is not None and row.role != "*":
@@ -209,9 +217,11 @@ def _parsed_public(cache: dict, game_id: str, seq: int) -> dict | None:
     if raw is None:
         return None
     key = ("parsed", game_id, seq)
-    if key not in cache:
-        cache[key] = json.loads(raw)
-    return cache[key]
+    parsed = cache.get(key)
+    if parsed is None:
+        parsed = json.loads(raw)
+        _keep(cache, key, parsed)
+    return parsed
 
 
 def _share(mine: dict, public: dict) -> None:
