@@ -19,18 +19,18 @@ def draw_hex(h: dict, g: dict) -> tuple:
     of its geometry ``g`` (label and counter offsets: pbem.reports.svgmap). Remembered: most
     hexes look the same in every reader's map and every phase (a 384-hex map drawn for three
     readers took a third of a phase's time before)."""
-    from pbem.reports.render import environment
+    from pbem.reports.render import default_environment, environment
 
+    env = environment()
     key = (h["label"], h["points"], h["fill"], h["title"], h["special"], h["counters"],
-           h["titles"], h["geo"], id(environment()))
+           h["titles"], h["geo"], id(env))
     out = _drawn.get(key)
     if out is None:
         from markupsafe import Markup
 
         if len(_drawn) >= _DRAWN_MAX:
             _drawn.clear()
-        env = environment()
-        if env is _own_environment():  # pbem's own macros: the same text, drawn in Python
+        if env is default_environment():  # pbem's own macros: the same text, drawn in Python
             out = _drawn[key] = hex_markup(h, g)
         else:  # a referee's folder may hold its own map_hex.svg.j2
             module = _hex_module(env)
@@ -38,12 +38,6 @@ def draw_hex(h: dict, g: dict) -> tuple:
             out = _drawn[key] = (Markup(str(module.draw(h))),
                                  Markup(str(module.counters(h))) if h["counters"] else "")
     return out
-
-
-def _own_environment():
-    from pbem.reports.render import default_environment
-
-    return default_environment()
 
 
 def hex_markup(h: dict, g: dict) -> tuple:
