@@ -108,14 +108,8 @@ def start_run(db, now: datetime, game_id: str | None = None) -> tuple[datetime |
     once per run (by the parent, when several workers share the run). On SQLite a run of one
     named game records itself in that game's transaction instead
     (:func:`process_named_game`). Raises NotFound for a ``game_id`` that is no game."""
-    from pbem.engine.errors import NotFound
-    from pbem.engine.headers import format_time, parse_issued
-
     with db.write() as s:  # the writer of the run's record: one at a time (DESIGN.md "Storage")
-        if game_id is not None and not repo.game_exists(s, game_id):
-            raise NotFound(f"no game {game_id!r} (see `pbem status`)")
-        held = repo.swap_setting(s, LAST_RUN_SETTING, format_time(now))
-        previous = parse_issued(held) if held else None
+        previous = _record_run(s, now, game_id)
         if game_id is not None:
             return previous, [game_id]
         return previous, list(dict.fromkeys(p.game_id for p in repo.open_phases(s)))
@@ -149,14 +143,15 @@ def process_named_game(db, sealer, gid: str, *, now: datetime, entropy, force: b
                         accept_late=accept_late, last_run=None, record_run=True)
 
 
-def _record_run(s, now: datetime, gid: str, claimed: bool) -> datetime | None:
-    """:func:`start_run`'s record for the one game ``gid``, inside the caller's
-    transaction: the previous run's time. ``claimed``: whether the caller could claim the
-    game (if not, it is held by another transaction, or it does not exist: NotFound)."""
+def _record_run(s, now: datetime, gid: str | None = None,
+                claimed: bool = False) -> datetime | None:
+    """Record ``now`` as the run's time inside the caller's transaction and return the
+    previous run's time (None: never). ``gid``: the one game the run is of, which must exist
+    (NotFound) unless ``claimed`` (the caller holds it)."""
     from pbem.engine.errors import NotFound
     from pbem.engine.headers import format_time, parse_issued
 
-    if not claimed and not repo.game_exists(s, gid):
+    if gid is not None and not claimed and not repo.game_exists(s, gid):
         raise NotFound(f"no game {gid!r} (see `pbem status`)")
     held = repo.swap_setting(s, LAST_RUN_SETTING, format_time(now))
     return parse_issued(held) if held else None
