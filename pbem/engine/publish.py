@@ -92,7 +92,6 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
     referee_fp = ctx.sealer.referee_signing_key(game.id).public_key().fingerprint
     lines, head = ctx.log_position()
     log_position = {"lines": lines, "head": head}
-    flagged = [(e, e.public) for e in events]  # Event.visible_to, each event's audience once
     for reader in [p.role for p in ctx.players] + [PUBLIC]:
         player = ctx.player(reader)
         zone = reader_zone(game, player)
@@ -116,8 +115,7 @@ def publish_phase(ctx, *, reported: Phase | None, events: list, rolls: list, rev
         context = report_context(
             game=_game_info(ctx), role=reader, zone=zone, view=view, board="",
             log=log_position,
-            events=[e for e, public in flagged if public or reader in e.audience],
-            rolls=rolls, reveal=reveal_ctx,
+            events=[e for e in events if e.visible_to(reader)], rolls=rolls, reveal=reveal_ctx,
             problems=problems.get(reader, []), reported=reported_ctx, next_window=next_ctx,
             template=template, outcome=outcome_ctx, setup=setup, now=now)
         stored.append((reader, context))

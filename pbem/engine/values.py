@@ -111,7 +111,8 @@ class Event:
         return PUBLIC in self.audience
 
     def visible_to(self, role: str) -> bool:
-        return self.public or role in self.audience
+        audience = self.audience  # asked for every event and reader of a phase: no property
+        return PUBLIC in audience or role in audience
 
     def to_json(self) -> dict:
         return {"kind": self.kind, "text": self.text, "audience": list(self.audience),
