@@ -40,8 +40,15 @@ TERRAIN_NAMES = {"sea": "sea", "safe": "safe island", "sand": "sand tile",
 """The HTML legend's name of each terrain class."""
 
 
-def _text_cells(s: State, letters: dict) -> dict:
-    """The text-map cell of every hex, with the pieces indexed by hex once."""
+def _nearly_safe(s: State) -> set:
+    """The sea hexes that are nearly safe spaces of a safe island (The Safe Islands)."""
+    return {h for x in s.hexmap.hexes("safe") for h in s.hexmap.neighbours(x)
+            if s.nearly_safe(h, x)}
+
+
+def _text_cells(s: State, letters: dict, near: set) -> dict:
+    """The text-map cell of every hex (``near``: :func:`_nearly_safe`), with the pieces
+    indexed by hex once."""
     on_land: dict = {}
     at_sea: dict = {}
     crew: dict = {}
@@ -59,8 +66,6 @@ def _text_cells(s: State, letters: dict) -> dict:
     beasts: dict = {}
     for c in sorted(s.creatures, key=id_key):
         beasts.setdefault(s.creatures[c], []).append(CREATURE_CHAR[piece_kind(c)])
-    near = {h for x in s.hexmap.hexes("safe") for h in s.hexmap.neighbours(x)
-            if s.nearly_safe(h, x)}
 
     def cell(h: str) -> str:
         t = s.hexmap.terrain(h)
@@ -274,9 +279,8 @@ def _shared(public: dict) -> _Shared:
     pbem.engine.reportstore.open_context, which makes the comparison cheap)."""
     s = from_view(public)
     letters = initials(s.seats)
-    text = _text_cells(s, letters)
-    near = {h for x in s.hexmap.hexes("safe") for h in s.hexmap.neighbours(x)
-            if s.nearly_safe(h, x)}
+    near = _nearly_safe(s)
+    text = _text_cells(s, letters, near)
     svg = _svg_spaces(public, s.hexmap, letters, near)
     spaces = {label: _space(cell, svg.get(label)) for label, cell in text.items()}
     head, tail = _public_notes(public, s)
