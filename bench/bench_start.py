@@ -22,12 +22,15 @@ prints otherwise stops the benchmark (exit 1).
 
 Run from the repository root with the project installed::
 
-    python bench/bench_start.py [--runs 10] [--games 3] [--detail] [--source]
+    python bench/bench_start.py [--runs 10] [--games 3] [--instructions] [--detail] [--source]
 
 Prints one line per command, ``start: pbem status median X.XXX s, worst Y.YYY s, CPU median
 Z.ZZZ s, worst W.WWW s (10 runs; target < 0.4 s)``, then the command run and the median start of
-the bare interpreter (``python -c pass``); with ``--detail``, for each command the heavy modules
-it imports (``python -X importtime``) and its top imports by cumulative time.
+the bare interpreter (``python -c pass``); with ``--instructions``, for each command the
+instructions its process executed in one more run under valgrind's callgrind (``instructions:
+pbem status 1,395.2 million ...``: the same from run to run, where times vary by a quarter with
+the machine's load); with ``--detail``, for each command the heavy modules it imports
+(``python -X importtime``) and its top imports by cumulative time.
 """
 
 from __future__ import annotations
@@ -35,7 +38,9 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -166,6 +171,39 @@ def detail(cmd: list[str], home: Home, top: int, env: dict) -> None:
             print(f"  {cumulative / 1e3:>8.1f} {own / 1e3:>8.1f}  {'  ' * depth}{name}")
 
 
+def instructions(cmd: list[str], home: Home, env: dict) -> None:
+    """For each command, one more run under valgrind's callgrind (``valgrind --tool=callgrind``),
+    which counts the instructions the process executed: unlike its time, the count is the same
+    from one run to the next whatever else the machine does, so two versions of pbem compare to
+    within a tenth of a percent. Prints the count of the command's own process (ingest reads
+    the next unused mail; the count of its forked reader, which callgrind starts from what the
+    parent had counted at the fork, is not shown). Raises RuntimeError when valgrind is missing
+    or a run fails."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        raise RuntimeError("--instructions needs valgrind (apt-get install valgrind)")
+    print()
+    for label, args, expect, reads_mail in commands(home):
+        with tempfile.TemporaryDirectory(prefix="pbem-bench-cg-") as out:
+            done = subprocess.run(
+                [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}/cg.%p"] + cmd + args,
+                input=home.mails[-2] if reads_mail else b"", capture_output=True, env=env,
+                check=False)
+            if done.returncode != 0 or expect.encode() not in done.stdout:
+                why = done.stderr.decode(errors="replace")[-2000:]
+                raise RuntimeError(f"{' '.join(args)} under callgrind failed (exit "
+                                   f"{done.returncode}):\n{why}")
+            counts = {}
+            for f in Path(out).glob("cg.*"):
+                found = re.search(r"^(?:totals|summary): (\d+)", f.read_text(errors="replace"),
+                                  re.MULTILINE)
+                if found:
+                    counts[int(f.name.split(".")[1])] = int(found.group(1))
+        first = min(counts)  # the command's process started first: its pid is the lowest
+        print(f"instructions: {label} {counts[first] / 1e6:,.1f} million (callgrind Ir of the "
+              f"command's process)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=10, help="fresh processes per command")
@@ -173,6 +211,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--detail", action="store_true",
                         help="per command, the imports of one more run (python -X importtime)")
     parser.add_argument("--top", type=int, default=12, help="imports shown with --detail")
+    parser.add_argument("--instructions", action="store_true",
+                        help="per command, the instructions of one more run under valgrind's "
+                             "callgrind (the same from run to run, unlike times)")
     parser.add_argument("--source", action="store_true",
                         help="keep PYTHONDONTWRITEBYTECODE as set: pbem's modules may then be "
                              "compiled from source at every start (an editable install)")
@@ -185,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.source:  # as an installed pbem runs: its modules' bytecode cached
         env.pop("PYTHONDONTWRITEBYTECODE", None)
     with tempfile.TemporaryDirectory(prefix="pbem-bench-start-") as tmp:
-        home = make_home(Path(tmp), args.games, args.runs + 2)
+        home = make_home(Path(tmp), args.games, args.runs + 3)  # + untimed, callgrind, detail
         todo = commands(home)
         for label, cmd_args, expect, reads_mail in todo:  # untimed: caches filled
             run_once(cmd, cmd_args, expect, home.mails[0] if reads_mail else None, env)
@@ -203,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"{max(cpus):.3f} s ({len(runs)} runs; target < {TARGET_S} s)")
         print(f"  command: {' '.join(cmd)}; home with {args.games} atlantis games; the "
               f"interpreter alone (python -c pass): median {statistics.median(floor):.3f} s")
+        if args.instructions:
+            instructions(cmd, home, env)
         if args.detail:
             detail(cmd, home, args.top, env)
     return 0

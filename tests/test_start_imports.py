@@ -110,5 +110,6 @@ def test_ingest_of_one_mail_loads_neither_sqlmodel_nor_pydantic(home, clock, tmp
     assert "jinja2" not in top  # the receipt is rendered when it is mailed (pbem send)
     assert "html.parser" not in modules  # a plain-text mail: no HTML body to lay out
     assert "pbem.games.atlantis" in modules and "pbem.games.altassar" not in modules
+    assert "multiprocessing" not in modules  # the reader is forked with os.fork alone
     assert not top & set(NEVER)
 

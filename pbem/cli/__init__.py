@@ -7,6 +7,7 @@ starts fast. Errors the referee can fix are printed as ``Error: ...`` with exit 
 
 from __future__ import annotations
 
+import importlib
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -37,14 +38,18 @@ class Ctx:
             use_templates(None)
             self._templates_set = False
 
-    def referee(self, *, database: bool = True):
+    def referee(self, *, database: bool = True, modules: tuple[str, ...] = ()):
         """The :class:`pbem.engine.service.Referee` of the command (made once). ``database``:
         the command opens the referee's database (False for one that may not, such as
-        ``check-receipt --referee``): the storage layer (SQLAlchemy, the tables) is imported
-        here then, with the start-up's other modules, under :func:`_loading_modules`."""
+        ``check-receipt --referee``): the storage layer (SQLAlchemy, the tables, the ORM's
+        mappings configured) is imported here then, with the start-up's other modules, under
+        :func:`_loading_modules`. ``modules``: the engine modules the command's service method
+        imports (``pbem.engine.judge`` for ingest), loaded here too, under the same roof."""
         if self._referee is None:
             with _loading_modules():
                 self._referee = self._make_referee(database)
+                for name in modules:
+                    importlib.import_module(name)
         return self._referee
 
     def _make_referee(self, database: bool):
@@ -52,7 +57,11 @@ class Ctx:
         from pbem.engine.service import Referee, utc_now
 
         if database:
+            from sqlalchemy.orm import configure_mappers
+
             import pbem.store.db  # noqa: F401  (see referee)
+
+            configure_mappers()  # else done by the first query, its objects left to the collector
         clock = utc_now
         if self.now_arg:
             from pbem.engine.headers import parse_issued
@@ -231,12 +240,23 @@ def read_text_file(path: str, what: str) -> str:
 
 def run() -> None:  # pragma: no cover - the console script
     """The ``pbem`` console script: ``main`` with a quiet exit, status 0, when the reader of
-    our output goes away (``pbem log GAME | head``; :class:`_Main`)."""
+    our output goes away (``pbem log GAME | head``; :class:`_Main`).
+
+    A command that ends with an exit status ends the process at once (``os._exit``), once
+    standard output and error are flushed: the interpreter's own shutdown would free, one by
+    one, every object of the five hundred modules a database command loads, for nothing
+    (issue 11, "Start-up": about 17 million instructions; and after `pbem ingest` forked its
+    reader, a page fault for most pages of the heap, write-protected by the fork). Nothing is
+    lost: every command has closed its database by then (:meth:`Ctx.close`), and pbem
+    registers no ``atexit`` handler and starts no thread. An exception that is no exit
+    (a bug: its traceback) and an exit with a message take the interpreter's usual way."""
+    status = 0
     try:
         main()
     except BrokenPipeError:
         _silence_stdout()
-        sys.exit(0)
+    except SystemExit as e:
+        status = e.code
     finally:  # what is still buffered must not fail at exit ("Exception ignored ...", status 120)
         try:
             sys.stdout.flush()
@@ -247,6 +267,21 @@ def run() -> None:  # pragma: no cover - the console script
         import gc
 
         gc.freeze()
+    if status is not None and not isinstance(status, int):
+        sys.exit(status)  # a message for standard error: the interpreter prints it, status 1
+    _end_now(status or 0)
+
+
+def _end_now(status: int) -> None:  # pragma: no cover - ends the process
+    """Flush standard error and end the process with ``status``, skipping the interpreter's
+    shutdown (see :func:`run`)."""
+    import os
+
+    try:
+        sys.stderr.flush()
+    except (AttributeError, OSError, ValueError):
+        pass
+    os._exit(status)
 
 
 # the commands register themselves on ``main``

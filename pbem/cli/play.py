@@ -40,7 +40,7 @@ def ingest(obj, paths, retry, verbose):
     """
     from pbem.mail.sources import MailSourceError, iter_messages
 
-    ref = obj.referee()
+    ref = obj.referee(modules=("pbem.engine.judge",))
     if not paths and not sys.stdin.isatty():
         paths = ("-",)  # a pipe from procmail or .forward that forgot the "-"
     try:
@@ -123,8 +123,9 @@ def process(obj, game_id, due, force, accept_late, workers, as_json):
         raise click.UsageError("give --game or --due, not both")
     out = _ProcessOutput(as_json, not as_json and _is_terminal())
     try:
-        obj.referee().process(game_id, force=force, accept_late=accept_late, workers=workers,
-                              on_start=out.start, on_game=out.game)
+        obj.referee(modules=("pbem.engine.workers",)).process(
+            game_id, force=force, accept_late=accept_late, workers=workers, on_start=out.start,
+            on_game=out.game)
     finally:
         out.close()
     out.finish()

@@ -11,8 +11,8 @@ the results back over a pipe, while the judge works on the chunks already read. 
   never in the judge;
 - arms a timer of ``budget.seconds`` per message (``SIGALRM``), so a slow message is given up
   at a bytecode boundary;
-- may run at a lower scheduling priority than the judge (``nice`` +:data:`NICE`, off by
-  default);
+- runs at a lower scheduling priority than the judge (``nice`` +:data:`NICE`), so the judge,
+  which goes through the messages in order, keeps a core;
 - never collects the judge's objects (``gc.freeze``), and after reading a message may do
   judging work ahead of the judge (``prepare``, pbem.engine.prepare) under a time budget of its
   own;
@@ -39,7 +39,6 @@ Platforms without ``fork`` (Windows) read in-process, without these budgets.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import pickle
 import selectors
@@ -196,7 +195,7 @@ class ReadPool:
                  slim: bool = False):
         self.budget, self.prepare, self.slim = budget, prepare, slim
         self.size = max(1, min(workers, os.cpu_count() or 1))
-        self.forks = "fork" in multiprocessing.get_all_start_methods()
+        self.forks = hasattr(os, "fork")  # not multiprocessing: its import costs every ingest
         self.workers: list[_Worker] = []
         self.waiting: dict[int, Arrival] = {}  # key -> item given to a worker, not answered
         self.done: dict[int, ReadMessage] = {}

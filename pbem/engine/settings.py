@@ -33,11 +33,13 @@ never read from this file (``password`` is refused, with the way to give it).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from pbem.engine.errors import SetupError
-from pbem.engine.readpool import Budget
+
+if TYPE_CHECKING:
+    from pbem.engine.readpool import Budget
 
 CONFIG_FILE = "config.toml"
 TABLES = ("ingest", "mail", "smtp", "reports")
@@ -48,8 +50,12 @@ class SettingsError(SetupError):
     """The settings file cannot be read, or a value in it is not what is expected."""
 
 
-@dataclass(frozen=True)
-class IngestSettings:
+# The settings are named tuples, immutable values as frozen dataclasses would be: a named tuple
+# costs a quarter of a frozen dataclass to define, and every `pbem ingest` defines these at its
+# start (issue 11, "Start-up").
+
+
+class IngestSettings(NamedTuple):
     """The ``[ingest]`` settings: the budget of reading one message (``read_seconds`` > 0,
     ``read_memory_mb`` >= 1) and ``rejections_per_hour`` (>= 0) to one address; plus
     ``reply_from``, the ``[mail] from`` address (None when not set), used by the judge as the
@@ -62,11 +68,13 @@ class IngestSettings:
 
     @property
     def budget(self) -> Budget:
+        """The :class:`pbem.engine.readpool.Budget` of reading one message."""
+        from pbem.engine.readpool import Budget
+
         return Budget(self.read_seconds, self.read_memory_mb)
 
 
-@dataclass(frozen=True)
-class MailSettings:
+class MailSettings(NamedTuple):
     """The ``[mail]`` settings: ``sender``, the referee's From address (``from`` in the file),
     None when not set. ``source`` names where it was read (for messages)."""
 
@@ -74,8 +82,7 @@ class MailSettings:
     source: str = ""
 
 
-@dataclass(frozen=True)
-class SmtpSettings:
+class SmtpSettings(NamedTuple):
     """The ``[smtp]`` settings (see the module doc): ``host`` (None: no SMTP configured),
     ``port`` (None: the default of ``security``), ``security`` ("none" | "starttls" | "tls"),
     ``user`` and ``password_env`` (the name of the environment variable holding the password,
@@ -91,8 +98,7 @@ class SmtpSettings:
     cafile: str | None = None
 
 
-@dataclass(frozen=True)
-class ReportsSettings:
+class ReportsSettings(NamedTuple):
     """The ``[reports]`` settings: ``templates``, the referee's template folder (absolute;
     None when not set), and ``source`` naming where it was read (for messages)."""
 
