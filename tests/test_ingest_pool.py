@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -175,6 +176,23 @@ def test_orders_checked_by_the_readers_get_the_verdicts_the_rules_give(referee, 
     for v in verdicts:
         assert all(("holes are numbered 1 to 20" in p.why) == (p.line == 9) for p in v.problems)
     assert any(used) and not all(used)  # the first chunk is the judge's, later ones prepared
+    # every stored order set opens, under its own role, phase and digest, to its text and the
+    # problems its verdict lists, whoever sealed it (pbem.engine.accept.seal_orders)
+    from pbem.engine.accept import orders_purpose
+    from sqlalchemy import select
+
+    from pbem.store.models import OrderSet
+
+    with referee.db.read() as s:
+        rows = sorted(s.exec(select(OrderSet).where(OrderSet.game_id == game)),
+                      key=lambda o: o.id)
+    assert len(rows) == 150
+    for row, lines, mail in zip(rows, expected, mails):
+        data = json.loads(referee.sealer.open(game, row.role, orders_purpose(row.phase_seq,
+                                                                            row.digest),
+                                              0, row.blob))
+        assert data["text"] in mail.raw.decode()
+        assert [p["line"] for p in data["problems"]] == lines
 
 
 def test_orders_prepared_for_another_position_are_judged_again(referee, players, game, clock,
@@ -272,3 +290,37 @@ def test_an_order_set_changed_outside_pbem_stops_the_judge(referee, players, gam
     with pytest.raises(RowTampered, match="order_set"):
         referee.ingest([incoming(second, "second")])
     assert [m["verdict"] for m in referee.messages()] == ["pending", "accepted"]
+
+
+def test_a_run_loads_a_games_state_once_while_its_version_stands(referee, players, game, clock,
+                                                                  monkeypatch):
+    """The judge opens the game's sealed state once a run, not in each of its transactions
+    (pbem.engine.judge._Run.state), and opens it again when its position (state version,
+    phase, window) is another; the players are read in every transaction."""
+    import pbem.engine.judge as judge
+    from pbem.engine.gamestate import GameContext
+    from pbem.engine.prepare import game_token
+    from pbem.store import repo
+
+    loads, transactions = [], []
+    real_load, real_judge = GameContext.load, judge._judge
+    monkeypatch.setattr(GameContext, "load",
+                        classmethod(lambda cls, *a: loads.append(1) or real_load(*a)))
+    monkeypatch.setattr(judge, "_judge",
+                        lambda *a, **k: transactions.append(1) or real_judge(*a, **k))
+    mails = [incoming(players["red" if i % 2 else "blue"].signed(
+        game, 1, "dig", f"dig {i % 20 + 1}", issued=clock() - timedelta(minutes=5, seconds=-i)),
+        f"mail {i}") for i in range(60)]
+    verdicts = referee.ingest(mails)
+    assert [v.status for v in verdicts] == ["accepted"] * 60
+    assert len(transactions) >= 2 and len(loads) == 1
+    run = judge._Run(None)
+    with referee.db.read() as s:
+        row = repo.get_game(s, game)
+        token = game_token(row, repo.open_phase(s, game))
+        first = run.state(s, referee.sealer, row, token)
+        again = run.state(s, referee.sealer, row, token)
+        assert again.parts is first.parts and len(loads) == 2
+        assert [p.role for p in again.players] == [p.role for p in first.players]
+        moved = run.state(s, referee.sealer, row, token[:1] + (token[1] + 1,) + token[2:])
+        assert moved.parts is not first.parts and len(loads) == 3

@@ -71,9 +71,27 @@ def test_date_is_what_the_policy_reads(value):
 
 def test_the_usual_forms_take_the_short_path():
     msg = E._PARSER.parsebytes(mail("Date", "Tue, 01 Dec 2026 18:01:03 +0000"))
-    assert E._plain_date(msg) is not None
+    assert E._plain_date(E._Fields(msg)) is not None
     msg = E._PARSER.parsebytes(mail("Message-ID", "<a.b@c.d>"))
-    assert E._plain_message_id(msg) == "<a.b@c.d>"
+    assert E._plain_message_id(E._Fields(msg)) == "<a.b@c.d>"
+
+
+@pytest.mark.parametrize("raw", [
+    b"From: a@b\nSubject: one\nsubject: two\nSUBJECT: three\nX: y\n\nbody\n",
+    b"Date: x\nFrom: a@b\nfrom: c@d\nReturn-Path: <>\nList-Id: l\n\nbody\n",
+    b"From: a@b\n\nbody\n",
+])
+def test_fields_found_once_are_what_message_get_gives(raw):
+    """_Fields answers each name as Message.get and raw_items do (the first field of the name,
+    compared case-insensitively), for every name of the message and some it lacks."""
+    msg = E._PARSER.parsebytes(raw)
+    fields = E._Fields(msg)
+    names = {k for k, _ in msg.raw_items()} | {"Missing", "list-id", "RETURN-PATH", "subject"}
+    for name in names:
+        assert fields.get(name) == msg.get(name)
+        assert fields.get(name, "") == msg.get(name, "")
+        raw_value = next((v for k, v in msg.raw_items() if k.lower() == name.lower()), None)
+        assert fields.raw(name) == raw_value
 
 
 def test_extracted_is_pickled_with_every_field():

@@ -145,8 +145,11 @@ def accept_orders(batch, msg, ex, signed, now, pre=None) -> Verdict:
                        "key the dice: leave the 'nonce:' line empty and let `pbem sign` fill a "
                        "fresh one (signing with ssh-keygen, write a new one from "
                        "`openssl rand -hex 16`)", **where)
+    sealed = None
     if pre is not None and pre.problems is not None and pre.token == g.token:
         problems = pre.problems
+        if game.id == header.game:  # sealed by the reader for this game, phase and digest
+            sealed = pre.sealed
     else:
         rs = g.ctx.ruleset
         body = "\n".join(text.split("\n")[header.body_line - 1:])
@@ -155,12 +158,12 @@ def accept_orders(batch, msg, ex, signed, now, pre=None) -> Verdict:
         known = g.role_state(header.role)
         problems = sorted_problems(list(problems) + list(rs.check(known, header.role, orders)))
 
-    payload = json.dumps({"text": text, "problems": [p.to_json() for p in problems]}).encode()
+    if sealed is None:
+        sealed = seal_orders(batch.sealer, game.id, header.role, g.phase.seq, digest, text,
+                             problems)
     row = {"game_id": game.id, "phase_seq": g.phase.seq, "role": header.role,
            "issued": header.issued, "nonce": header.nonce, "digest": digest, "received_at": now,
-           "message_id": msg.id, "status": "accepted", "wait": header.wait,
-           "blob": batch.sealer.seal(game.id, header.role, orders_purpose(g.phase.seq, digest),
-                                     0, payload)}
+           "message_id": msg.id, "status": "accepted", "wait": header.wait, "blob": sealed}
     batch.order_sets.append(row)
     used_nonces(batch, game.id).setdefault(header.nonce, set()).add(header.role)
     if held is not None:
@@ -281,6 +284,15 @@ def receipt_mail(batch, g, player, header, digest, problems, replaced, signed, e
                to=player.email, subject=subject, now=now,
                letter={"sender": game.referee_address, "in_reply_to": ex.message_id or None,
                        **unrendered(RECEIPT, context)}))
+
+
+def seal_orders(sealer, game_id: str, role: str, phase_seq: int, digest: str, text: str,
+                problems: list) -> bytes:
+    """The sealed blob of an accepted order set's row: JSON ``{"text", "problems"}`` sealed
+    for ``role`` with the purpose :func:`orders_purpose` (bound to the phase ``phase_seq`` and
+    to the set's keyed ``digest``, :func:`order_digest`)."""
+    payload = json.dumps({"text": text, "problems": [p.to_json() for p in problems]}).encode()
+    return sealer.seal(game_id, role, orders_purpose(phase_seq, digest), 0, payload)
 
 
 def orders_purpose(phase_seq: int, digest: str) -> str:

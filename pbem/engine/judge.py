@@ -73,6 +73,22 @@ class _Run:
     def __init__(self, pool: ReadPool | None):
         self.pool = pool
         self.checked: set = set()
+        self.states: dict[str, tuple] = {}  # game -> (token, ruleset, parts, state): state()
+
+    def state(self, session, sealer, row, token: tuple) -> GameContext:
+        """The game ``row`` opened in ``session``: its state as loaded by an earlier
+        transaction of this run when the game is still at ``token`` (pbem.engine.prepare
+        ``game_token``: every change of the state bumps its version), else loaded and
+        remembered (GameContext.load). The players are read in each transaction, as the
+        order sets are (a referee may change a seat between two transactions)."""
+        known = self.states.get(row.id)
+        if known is not None and known[0] == token:
+            _, ruleset, parts, state = known
+            return GameContext(session, sealer, row, repo.players(session, row.id), ruleset,
+                               parts, state)
+        ctx = GameContext.load(session, sealer, row)
+        self.states[row.id] = (token, ctx.ruleset, ctx.parts, ctx.state)
+        return ctx
 
 
 class _Batch:
@@ -95,8 +111,8 @@ class _Batch:
             if row is None:
                 self.games[gid] = None
             else:
-                ctx = GameContext.load(self.session, self.sealer, row)
                 phase = repo.open_phase(self.session, gid)
+                ctx = self.run.state(self.session, self.sealer, row, game_token(row, phase))
                 window = Window.from_json(json.loads(phase.window_json)) if phase else None
                 held = {o["role"]: Held(o["digest"], o["nonce"], o["issued"], id=o["id"])
                         for o in repo.accepted_order_values(self.session, gid, phase.seq,

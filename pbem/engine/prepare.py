@@ -67,7 +67,9 @@ class Prepared:
     (:func:`pbem.engine.accept.order_digest`), the log's ``salt`` and ``commit``
     (:func:`pbem.engine.accept.orders_commitment`, for the header's game, phase and role) and
     the ``problems`` found parsing and checking the orders against the position ``token``
-    (None when they were not looked for)."""
+    (None when they were not looked for), and with them ``sealed``, the order set's row blob
+    (:func:`pbem.engine.accept.seal_orders` for the header's game and role, the phase of
+    ``token`` and ``digest``)."""
 
     header: OrderHeader | None
     plain: str
@@ -76,6 +78,12 @@ class Prepared:
     commit: str | None = None
     token: tuple | None = None
     problems: list | None = None
+    sealed: bytes | None = None
+
+    def __reduce__(self):
+        # pickled by its fields in order, as pbem.engine.reader.ReadMessage
+        return (Prepared, (self.header, self.plain, self.digest, self.salt, self.commit,
+                           self.token, self.problems, self.sealed))
 
 
 class Preparer:
@@ -118,7 +126,7 @@ class Preparer:
         """The :class:`Prepared` of a signed text, or None for one too long to judge."""
         from pbem.crypto.canonical import sha256_hex
         from pbem.engine.accept import (MAX_ORDERS_CHARS, order_digest, orders_commitment,
-                                        sorted_problems)
+                                        seal_orders, sorted_problems)
 
         if len(text) > MAX_ORDERS_CHARS:
             return None
@@ -144,9 +152,11 @@ class Preparer:
             known = self._state(rs, header.game, snapshot, header.role)
             problems = sorted_problems(list(problems) + list(rs.check(known, header.role,
                                                                       orders)))
+            sealed = seal_orders(self.sealer, header.game, header.role, snapshot.token[2],
+                                 out.digest, text, problems)
         except Exception:  # the judge computes them again, and fails the same way
             return out
-        out.token, out.problems = snapshot.token, problems
+        out.token, out.problems, out.sealed = snapshot.token, problems, sealed
         return out
 
     def _state(self, rs, game_id: str, snapshot: Snapshot, role: str):

@@ -79,6 +79,13 @@ class ReadMessage:
     failure: str | None = None
     prepared: dict = field(default_factory=dict)
 
+    def __reduce__(self):
+        # pickled by its fields in order (a reader sends one per message to the judge): the
+        # default pickles a dict of the fields, which costs the judge a third more to load
+        return (ReadMessage, (self.origin, self.raw, self.extracted, self.found, self.key,
+                              self.digest, self.id, self.too_large, self.size, self.failure,
+                              self.prepared))
+
 
 def _header_block(raw: bytes) -> bytes:
     """The header block of ``raw`` (up to the first empty line), at most HEADER_SCAN_BYTES."""

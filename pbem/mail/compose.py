@@ -37,10 +37,12 @@ def safe_header_text(text: str, limit: int) -> str:
     LF, U+202E RIGHT-TO-LEFT OVERRIDE and the other bidirectional controls of Unicode UAX #9,
     zero-width characters) becomes a space, runs of white space become one space, and the
     result is cut to at most ``limit`` characters (ending with "..." when cut)."""
-    import unicodedata
+    out = text[:limit * 4]
+    if not (out.isascii() and out.isprintable()):  # printable ASCII (U+0020-U+007E) is safe
+        import unicodedata
 
-    out = "".join(" " if unicodedata.category(c) in _UNSAFE_CATEGORIES else c
-                  for c in text[:limit * 4])
+        out = "".join(" " if unicodedata.category(c) in _UNSAFE_CATEGORIES else c
+                      for c in out)
     out = " ".join(out.split())
     return out if len(out) <= limit else out[:max(0, limit - 3)].rstrip() + "..."
 

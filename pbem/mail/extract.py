@@ -22,8 +22,11 @@ parser itself reads ``Content-Type`` several times per part. The policy used her
 built (they are immutable ``str`` subclasses), so each distinct header line is parsed once.
 The registry also reuses the header class it builds per header name (the stdlib makes a new
 class with ``type()`` for every header read). On the development machine this brings a typical
-signed mail from about 1.1 ms to 0.4 ms, with no parsing of our own. Each message is parsed
-once and its parts are visited once.
+signed mail from about 1.1 ms to 0.4 ms. Mail of the usual shapes is then not fed through
+``email.feedparser`` at all: :mod:`pbem.mail.fastparse` builds the very tree the stdlib parser
+would (compared with it on generated mail by tests/test_mail_fastparse.py) and hands anything
+unusual to the stdlib (issue 11: 1,500 mails a second). Each message is parsed once, its
+header fields are looked up in one pass, and its parts are visited once.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from email.utils import parsedate_to_datetime
 
 from pbem.mail.boundary import install as _install_boundary_lines
 from pbem.mail.charsets import decode_text
+from pbem.mail.fastparse import parse as fast_parse
 from pbem.mail.mimeparams import plain_mime_value
 from pbem.mail.parts import (  # noqa: F401  (re-exported names kept for callers)
     MAX_FORWARD_DEPTH,
@@ -225,19 +229,42 @@ def extract(raw: bytes, *, bare: bool = False) -> Extracted:
 # -- headers ------------------------------------------------------------------------------
 
 
-def _header(msg: Message, name: str, warnings: list[str]) -> BaseHeader | None:
+class _Fields:
+    """The first field of each name in a message's header block, found in one pass: what
+    ``Message.get`` and ``raw_items`` give for a name (their first match, the name compared
+    with ``str.lower``), without going over every field again for each name asked."""
+
+    __slots__ = ("msg", "first")
+
+    def __init__(self, msg: Message):
+        self.msg = msg
+        first: dict[str, tuple] = {}
+        for k, v in msg._headers:
+            first.setdefault(k.lower(), (k, v))
+        self.first = first
+
+    def get(self, name: str, failobj=None):
+        """``msg.get(name, failobj)``: the policy's header object (which may raise)."""
+        field = self.first.get(name.lower())
+        if field is None:
+            return failobj
+        return self.msg.policy.header_fetch_parse(*field)
+
+    def raw(self, name: str):
+        """The raw value of the first ``name`` field as the parser stored it (a str), or None."""
+        field = self.first.get(name.lower())
+        return field[1] if field is not None and type(field[1]) is str else None
+
+
+def _header(fields: _Fields, name: str, warnings: list[str]) -> BaseHeader | None:
     """The policy's header object for ``name`` (first occurrence), or None; never raises."""
     try:
-        return msg.get(name)
+        return fields.get(name)
     except MemoryError:  # the reader's memory budget: never swallowed
         raise
     except Exception as exc:  # e.g. IndexError from the stdlib address parser on "a@"
-        try:
-            raw_value = next(v for k, v in msg.raw_items() if k.lower() == name.lower())
-        except MemoryError:  # the reader's memory budget: never swallowed
-            raise
-        except Exception:
-            raw_value = "?"
+        field = fields.first.get(name.lower())
+        raw_value = field[1] if field is not None else "?"
         warnings.append(
             f"the {name} header {raw_value!r} could not be parsed ({type(exc).__name__}); ignored"
         )
@@ -271,29 +298,20 @@ _PLAIN_DATE = re.compile(r"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), )?\d{1,2} "
                          r"\d{2}:\d{2}(?::\d{2})? [+-]\d{4}")
 
 
-def _first_raw(msg: Message, name: str) -> str | None:
-    """The raw value of the first ``name`` field as the parser stored it, or None."""
-    key = name.lower()
-    for k, v in msg.raw_items():
-        if k.lower() == key:
-            return v if type(v) is str else None
-    return None
-
-
-def _plain_message_id(msg: Message) -> str | None:
+def _plain_message_id(fields: _Fields) -> str | None:
     """The Message-ID when it is written ``<dot-atom@dot-atom>`` (RFC 5322 3.6.4, no comment or
     space), which is what the policy's header would hold too; else None."""
-    raw = _first_raw(msg, "Message-ID")
+    raw = fields.raw("Message-ID")
     if raw is not None and _PLAIN_MESSAGE_ID.fullmatch(raw):
         return raw
     return None
 
 
-def _plain_date(msg: Message) -> datetime | None:
+def _plain_date(fields: _Fields) -> datetime | None:
     """The Date when it is written in the usual RFC 5322 3.3 form: what the policy's
     ``DateHeader.datetime`` holds (both are ``email.utils.parsedate_to_datetime`` of the
     value); None when the field is missing, in another form, or not a real date."""
-    raw = _first_raw(msg, "Date")
+    raw = fields.raw("Date")
     if raw is None or not _PLAIN_DATE.fullmatch(raw):
         return None
     try:
@@ -306,6 +324,7 @@ def _plain_date(msg: Message) -> datetime | None:
 
 def _read_headers(msg: Message, result: Extracted) -> None:
     warnings = result.warnings
+    msg = _Fields(msg)  # each name looked up once, as Message.get finds it
     plain_id = _plain_message_id(msg)
     if plain_id is not None:
         result.message_id = plain_id
@@ -327,7 +346,7 @@ def _read_headers(msg: Message, result: Extracted) -> None:
     plain_date = _plain_date(msg)
     date = _header(msg, "Date", warnings) if plain_date is None else None
     if plain_date is not None:
-        result.date = _in_utc(plain_date, _first_raw(msg, "Date"), warnings)
+        result.date = _in_utc(plain_date, msg.raw("Date"), warnings)
     elif date is not None:
         when = getattr(date, "datetime", None)
         if when is None:
@@ -354,6 +373,9 @@ def _parse(raw: bytes, warnings: list[str]) -> Message | None:
     """Pre-scan (:func:`pbem.mail.prescan.prescan`) and parse ``raw``; None if it cannot be."""
     raw, dropped = prescan(raw)
     warnings.extend(dropped)
+    msg = fast_parse(raw, _POLICY)  # the stdlib's tree, for mail of the usual shapes
+    if msg is not None:
+        return msg
     try:
         return _PARSER.parsebytes(raw)
     except MemoryError:  # the reader's memory budget: never swallowed

@@ -127,9 +127,11 @@ def _check_field(
 ) -> bool:
     """Drop the field ``raw[start:stop]`` if it is too large; note its boundary; True for message/*."""
     size = stop - start
+    is_content = raw[start:start + 8].lower() == b"content-"
+    if size <= MAX_FIELD_BYTES and not is_content:
+        return False  # the usual field: nothing to drop, no boundary (the name only says where)
     head = raw[start:start + 80]
     name = head.split(b":", 1)[0].strip().decode("ascii", "replace")[:40] or "unnamed"
-    is_content = head[:8].lower() == b"content-"
     if size > MAX_FIELD_BYTES:
         drops.append((start, stop))
         warnings.append(

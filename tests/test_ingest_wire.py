@@ -1,0 +1,49 @@
+"""What a reader process sends the judge comes back whole: ReadMessage and Prepared are pickled
+by their fields in order (their own ``__reduce__``), so a field added to either must be added
+there too; these tests fail when one is left out."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+from datetime import datetime, timezone
+
+from pbem.engine.headers import OrderHeader
+from pbem.engine.prepare import Prepared
+from pbem.engine.reader import ReadMessage
+from pbem.engine.values import Problem
+from pbem.mail.extract import Extracted
+
+
+def distinct(cls):
+    """An instance of the dataclass ``cls`` with a different, non-default value in each field."""
+    values = {}
+    for n, f in enumerate(dataclasses.fields(cls)):
+        values[f.name] = f"value {n}" if f.type in ("str", "str | None") else (n, f.name)
+    return cls(**values)
+
+
+def test_every_field_of_a_read_message_comes_back():
+    msg = distinct(ReadMessage)
+    back = pickle.loads(pickle.dumps(msg, pickle.HIGHEST_PROTOCOL))
+    assert type(back) is ReadMessage
+    for f in dataclasses.fields(ReadMessage):
+        assert getattr(back, f.name) == getattr(msg, f.name), f.name
+
+
+def test_every_field_of_a_prepared_set_comes_back():
+    pre = distinct(Prepared)
+    back = pickle.loads(pickle.dumps(pre, pickle.HIGHEST_PROTOCOL))
+    assert type(back) is Prepared
+    for f in dataclasses.fields(Prepared):
+        assert getattr(back, f.name) == getattr(pre, f.name), f.name
+
+
+def test_a_real_result_comes_back_equal():
+    issued = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)
+    header = OrderHeader("g", 1, "dig", "red", "ab" * 16, issued, 9, "SHA256:x", False)
+    pre = Prepared(header, "p" * 64, "d" * 64, "s" * 32, "c" * 64, ("hunt", 1, 2, "{}"),
+                   [Problem(9, "dig 30", "holes", "holes are numbered 1 to 20")], b"\x01sealed")
+    msg = ReadMessage("mail 1", b"", Extracted(sender="red@example.org"), [], "key", "digest",
+                      7, False, 120, None, {0: pre})
+    assert pickle.loads(pickle.dumps(msg, pickle.HIGHEST_PROTOCOL)) == msg
