@@ -13,7 +13,7 @@ import zlib
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from pbem.engine import registry
+from pbem.engine import registry, storedjson
 from pbem.engine.headers import format_time
 from pbem.engine.ruleset import PUBLIC, REFEREE, Event, Parts, Window
 from pbem.engine.schedule import game_schedule  # noqa: F401 (re-exported)
@@ -90,8 +90,8 @@ class GameContext:
         if role != PUBLIC and role in {p.role for p in repo.players(session, game.id)}:
             row = repo.get_sealed(session, game.id, role, STATE)
             data = sealer.open(game.id, role, STATE, game.state_version, row.blob) if row else b"{}"
-            secret[role] = json.loads(data)
-        return Parts(public=json.loads(game.public_state), secret=secret, referee={})
+            secret[role] = storedjson.loads(data)
+        return Parts(public=storedjson.loads(game.public_state), secret=secret, referee={})
 
     @classmethod
     def load(cls, session, sealer, game: Game) -> "GameContext":
@@ -106,26 +106,33 @@ class GameContext:
         for owner in [p.role for p in players] + [REFEREE]:
             row = rows.get((owner, STATE))
             data = sealer.open(game.id, owner, STATE, game.state_version, row.blob) if row else b"{}"
-            secret[owner] = json.loads(data)
+            secret[owner] = storedjson.loads(data)
         referee = secret.pop(REFEREE)
-        parts = Parts(public=json.loads(game.public_state), secret=secret, referee=referee)
+        parts = Parts(public=storedjson.loads(game.public_state), secret=secret, referee=referee)
         return cls(session, sealer, game, players, ruleset, parts, ruleset.load(parts))
 
     def save_state(self) -> None:
         """Dump the ruleset state, bump the state version and seal every part anew."""
-        self.parts = self.ruleset.dump(self.state)
+        self.store_parts(self.ruleset.dump(self.state))
+
+    def store_parts(self, parts: Parts) -> None:
+        """Make ``parts`` the game's stored state: bump the state version, write the public
+        part on the game row and seal each role's and the referee's part under the new version
+        (so that no blob of an earlier state can be put back), as compact JSON with sorted keys
+        (pbem.engine.storedjson). Does not change :attr:`state`."""
         game = self.game
         game.state_version += 1
-        game.public_state = json.dumps(self.parts.public, sort_keys=True, separators=(",", ":"))
-        owners = dict(self.parts.secret)
-        owners[REFEREE] = self.parts.referee
+        game.public_state = storedjson.dumps(parts.public, sort_keys=True).decode("utf-8")
+        owners = dict(parts.secret)
+        owners[REFEREE] = parts.referee
         for role in self.roles:
             owners.setdefault(role, {})
         for owner, value in owners.items():
             blob = self.sealer.seal(game.id, owner, STATE, game.state_version,
-                                    json.dumps(value, sort_keys=True).encode())
+                                    storedjson.dumps(value, sort_keys=True))
             repo.put_sealed(self.session, game.id, owner, STATE, game.state_version, blob)
         self.session.add(game)
+        self.parts = parts
 
     @property
     def roles(self) -> list[str]:

@@ -41,6 +41,7 @@ import json
 import zlib
 from datetime import datetime
 
+from pbem.engine import storedjson
 from pbem.engine.errors import PbemError
 from pbem.store import reports as store
 
@@ -73,11 +74,9 @@ def _purpose(seq: int, fmt: str, encoding: str) -> str:
 
 def _dump(context: dict) -> bytes:
     """The stored JSON of ``context``: without its text map (drawn again from the view), keys
-    in their own order (templates iterate dicts), UTF-8. TypeError/ValueError for a value
-    JSON cannot hold (a ruleset's view must be JSON values: docs/rulesets.md)."""
-    kept = {k: v for k, v in context.items() if k != "board"}
-    return json.dumps(kept, ensure_ascii=False, separators=(",", ":"),
-                      allow_nan=False).encode("utf-8")
+    in their own order (templates iterate dicts), UTF-8 (pbem.engine.storedjson). TypeError
+    for a value JSON cannot hold (a ruleset's view must be JSON values: docs/rulesets.md)."""
+    return storedjson.dumps({k: v for k, v in context.items() if k != "board"})
 
 
 def _pack(raw: bytes, ref: dict | None, zdict: bytes | None, templates: str | None) -> bytes:
@@ -200,7 +199,7 @@ def open_context(s, sealer, row, cache: dict | None = None) -> tuple[dict, str |
             _keep(cache, key, raw)
         if cache[key] == raw:
             return _parsed_public(cache, row.game_id, row.phase_seq), templates
-    context = json.loads(raw)
+    context = storedjson.loads(raw)
     if cache is not None and row.role != "*":
         public = _parsed_public(cache, row.game_id, row.phase_seq)
         if public is not None:
@@ -219,7 +218,7 @@ def _parsed_public(cache: dict, game_id: str, seq: int) -> dict | None:
     key = ("parsed", game_id, seq)
     parsed = cache.get(key)
     if parsed is None:
-        parsed = json.loads(raw)
+        parsed = storedjson.loads(raw)
         _keep(cache, key, parsed)
     return parsed
 

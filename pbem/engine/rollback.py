@@ -39,6 +39,7 @@ import json
 import zlib
 from datetime import datetime
 
+from pbem.engine import storedjson
 from pbem.engine.admin import ActionRefused
 from pbem.engine.ruleset import REFEREE, Parts, Window
 from pbem.store import repo
@@ -64,8 +65,8 @@ def snapshot_before(ctx) -> str:
     parts = ctx.parts
     # The public part is stored as canonical JSON on the game row already: embedded as it is.
     return ('{"v":1,"public":' + ctx.game.public_state
-            + ',"secret":' + json.dumps(parts.secret, sort_keys=True, separators=(",", ":"))
-            + ',"referee":' + json.dumps(parts.referee, sort_keys=True, separators=(",", ":"))
+            + ',"secret":' + storedjson.dumps(parts.secret, sort_keys=True).decode("utf-8")
+            + ',"referee":' + storedjson.dumps(parts.referee, sort_keys=True).decode("utf-8")
             + ',"setup_committed":' + ("true" if ctx.has_secret("setup-salt") else "false")
             + "}")
 
@@ -92,10 +93,10 @@ def read_snapshot(ctx, seq: int) -> dict:
     dictionary fails)."""
     raw = ctx.get_secret(snapshot_purpose(seq))
     if len(raw) < 2 or not raw[1] & 0x20:  # RFC 1950: FLG bit 5, a preset dictionary
-        return json.loads(zlib.decompress(raw))
+        return storedjson.loads(zlib.decompress(raw))
     z = zlib.decompressobj(zdict=ctx.game.public_state.encode())
     try:
-        return json.loads(z.decompress(raw) + z.flush())
+        return storedjson.loads(z.decompress(raw) + z.flush())
     except zlib.error:
         raise CannotUndo(f"the state of game {ctx.game.id} is no longer the one phase {seq} "
                          "left, which its snapshot was sealed against; it cannot be undone"
@@ -195,22 +196,9 @@ def undo_last_phase(ctx, why: str, now: datetime, entropy) -> dict:
 def _restore(ctx, snapshot: dict) -> None:
     """Put the snapshot's parts back as the game's state, sealed under a new state version (so
     that the blobs of the undone state cannot be put back either)."""
-    game = ctx.game
-    parts = Parts(public=snapshot["public"], secret=snapshot["secret"],
-                  referee=snapshot["referee"])
-    game.state_version += 1
-    game.public_state = json.dumps(parts.public, sort_keys=True, separators=(",", ":"))
-    owners = dict(parts.secret)
-    owners[REFEREE] = parts.referee
-    for role in ctx.roles:
-        owners.setdefault(role, {})
-    for owner, value in owners.items():
-        blob = ctx.sealer.seal(game.id, owner, "state", game.state_version,
-                               json.dumps(value, sort_keys=True).encode())
-        repo.put_sealed(ctx.session, game.id, owner, "state", game.state_version, blob)
-    ctx.session.add(game)
-    ctx.parts = parts
-    ctx.state = ctx.ruleset.load(parts)
+    ctx.store_parts(Parts(public=snapshot["public"], secret=snapshot["secret"],
+                          referee=snapshot["referee"]))
+    ctx.state = ctx.ruleset.load(ctx.parts)
 
 
 def _carry_orders(ctx, undone, reopened, now: datetime) -> dict:
