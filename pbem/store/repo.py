@@ -16,7 +16,53 @@ from sqlalchemy import select
 from pbem.store.base import Session
 
 from pbem.store.models import (Game, LogBlock, Message, OrderSet, Outbox, Phase, Player,
-                               Report, Sealed)
+                               Report, Sealed, Setting)
+
+
+# ---------------------------------------------------------------- statements built once
+
+def _statements() -> dict:
+    """The lookups every phase makes, built once with bound parameters (``g``: the game id):
+    building an ORM statement and its cache key cost more than SQLite's own work on these
+    indexed lookups (issue 11; the reports' lookups do the same: pbem.store.reports)."""
+    from sqlalchemy import bindparam, or_
+
+    g = bindparam("g")
+    game = select(Game).where(Game.id == g)
+    open_or_latest = select(Phase).join(Game, Game.id == Phase.game_id).where(
+        or_(Phase.status == "open", Phase.seq == Game.phase_seq))
+    setting = Setting.__table__
+    return {
+        "game": game, "game_wait": game.with_for_update(),
+        "game_skip": game.with_for_update(skip_locked=True),
+        "players": select(Player).where(Player.game_id == g).order_by(Player.seat),
+        "open_phase": open_or_latest.where(Phase.game_id == g),
+        "open_phases": open_or_latest.order_by(Phase.deadline_at),
+        "orders": select(OrderSet).where(OrderSet.game_id == g,
+                                         OrderSet.phase_seq == bindparam("seq"))
+        .order_by(OrderSet.role, OrderSet.id),
+        "sealed": select(Sealed).where(Sealed.game_id == g, Sealed.purpose.in_(
+            bindparam("purposes", expanding=True))),
+        "setting": select(setting.c.value).where(setting.c.key == bindparam("k")),
+        "setting_insert": setting.insert(),
+        "setting_update": setting.update().where(setting.c.key == bindparam("k"))
+        .values(value=bindparam("v")),
+    }
+
+
+_BUILT: dict = {}
+
+
+def _q(name: str):
+    """The statement ``name`` of :func:`_statements`."""
+    if not _BUILT:
+        _BUILT.update(_statements())
+    return _BUILT[name]
+
+
+def _rows(s: Session, name: str, **params) -> list:
+    """The row objects (the single entity) the statement ``name`` selects with ``params``."""
+    return s.execute(_q(name), params).scalars().all()
 
 
 # ---------------------------------------------------------------- games and players
@@ -25,10 +71,8 @@ def get_game(s: Session, game_id: str, *, lock: bool = False) -> Game | None:
     """The game ``game_id`` or None. ``lock`` takes a row lock on PostgreSQL
     (``FOR UPDATE SKIP LOCKED``: a game another worker holds is skipped, DESIGN.md "Storage");
     SQLite's ``BEGIN IMMEDIATE`` already serialises writers."""
-    q = select(Game).where(Game.id == game_id)
-    if lock and s.get_bind().dialect.name == "postgresql":
-        q = q.with_for_update(skip_locked=True)
-    return s.exec(q).first()
+    name = "game_skip" if lock and s.get_bind().dialect.name == "postgresql" else "game"
+    return s.execute(_q(name), {"g": game_id}).scalars().first()
 
 
 def claim_game(s: Session, game_id: str, *, wait: bool = False) -> Game | None:
@@ -41,10 +85,10 @@ def claim_game(s: Session, game_id: str, *, wait: bool = False) -> Game | None:
     transaction (``BEGIN IMMEDIATE``) already holds the only write lock."""
     if game_id in s.info.get("pbem_busy_games", ()):
         return None
-    q = select(Game).where(Game.id == game_id)
+    name = "game"
     if s.get_bind().dialect.name == "postgresql":
-        q = q.with_for_update() if wait else q.with_for_update(skip_locked=True)
-    return s.exec(q).first()
+        name = "game_wait" if wait else "game_skip"
+    return s.execute(_q(name), {"g": game_id}).scalars().first()
 
 
 def game_exists(s: Session, game_id: str) -> bool:
@@ -56,14 +100,11 @@ def game_exists(s: Session, game_id: str) -> bool:
 def swap_setting(s: Session, key: str, value: str) -> str | None:
     """Set the setting ``key`` to ``value`` and return what it held (None: unset), in two Core
     statements (a ``pbem process`` run records its time this way once per run)."""
-    from pbem.store.models import Setting
-
-    t = Setting.__table__
-    old = s.execute(select(t.c.value).where(t.c.key == key)).scalar()
+    old = s.execute(_q("setting"), {"k": key}).scalar()
     if old is None:
-        s.execute(t.insert().values(key=key, value=value))
+        s.execute(_q("setting_insert"), {"key": key, "value": value})
     else:
-        s.execute(t.update().where(t.c.key == key).values(value=value))
+        s.execute(_q("setting_update"), {"k": key, "v": value})
     return old
 
 
@@ -76,7 +117,7 @@ def list_games(s: Session, *, active_only: bool = False) -> list[Game]:
 
 def players(s: Session, game_id: str) -> list[Player]:
     """The players of a game in seat order."""
-    return list(s.exec(select(Player).where(Player.game_id == game_id).order_by(Player.seat)))
+    return _rows(s, "players", g=game_id)
 
 
 def games_of_key(s: Session, fingerprint: str) -> list[Player]:
@@ -107,8 +148,7 @@ def preload_sealed(s: Session, game_id: str, purposes: Iterable[str]) -> dict[tu
     missing, need no query of their own until the transaction ends (a phase reads about ten:
     every state part, the dice seeds, the setup salt)."""
     wanted = list(dict.fromkeys(purposes))
-    rows = {(r.owner, r.purpose): r for r in s.exec(select(Sealed).where(
-        Sealed.game_id == game_id, Sealed.purpose.in_(wanted)))}
+    rows = {(r.owner, r.purpose): r for r in _rows(s, "sealed", g=game_id, purposes=wanted)}
     held = s.info.setdefault(_PRELOADED, {})
     for purpose in wanted:
         held[(game_id, "referee", purpose)] = rows.get(("referee", purpose))
@@ -159,21 +199,12 @@ def delete_sealed(s: Session, game_id: str, owner: str, purpose: str) -> bool:
 
 # ---------------------------------------------------------------- phases
 
-def _open_or_latest_phases():
-    """The phases marked open and the phase at each game's ``phase_seq`` (the open one, or the
-    last once the game ended): so that a phase whose status was changed outside pbem, either
-    way, is read and fails its MAC check (pbem.store.integrity) rather than being silently
-    left out or taken."""
-    from sqlalchemy import or_
-
-    return select(Phase).join(Game, Game.id == Phase.game_id).where(
-        or_(Phase.status == "open", Phase.seq == Game.phase_seq))
-
-
 def open_phase(s: Session, game_id: str) -> Phase | None:
-    """The game's open phase, if any."""
-    rows = list(s.exec(_open_or_latest_phases().where(Phase.game_id == game_id)))
-    return next((p for p in rows if p.status == "open"), None)
+    """The game's open phase, if any. The phases marked open and the phase at the game's
+    ``phase_seq`` (the open one, or the last once the game ended) are read, so that a phase
+    whose status was changed outside pbem, either way, fails its MAC check
+    (pbem.store.integrity) rather than being silently left out or taken."""
+    return next((p for p in _rows(s, "open_phase", g=game_id) if p.status == "open"), None)
 
 
 def phases(s: Session, game_id: str) -> list[Phase]:
@@ -182,8 +213,7 @@ def phases(s: Session, game_id: str) -> list[Phase]:
 
 def open_phases(s: Session) -> list[Phase]:
     """Every open phase of every game, oldest deadline first."""
-    return [p for p in s.exec(_open_or_latest_phases().order_by(Phase.deadline_at))
-            if p.status == "open"]
+    return [p for p in _rows(s, "open_phases") if p.status == "open"]
 
 
 # ---------------------------------------------------------------- orders
@@ -192,10 +222,7 @@ def accepted_orders(s: Session, game_id: str, phase_seq: int) -> list[OrderSet]:
     """The order sets in force for a phase (one per role at most). Every order set of the phase
     is read (and its MAC checked), so that one whose status was changed outside pbem is not
     silently left out."""
-    return [o for o in s.exec(select(OrderSet).where(
-        OrderSet.game_id == game_id, OrderSet.phase_seq == phase_seq).order_by(OrderSet.role,
-                                                                              OrderSet.id))
-            if o.status == "accepted"]
+    return [o for o in _rows(s, "orders", g=game_id, seq=phase_seq) if o.status == "accepted"]
 
 
 def accepted_order_values(s: Session, game_id: str, phase_seq: int,
