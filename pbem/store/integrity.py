@@ -258,9 +258,19 @@ def _after_insert(mapper, connection, target) -> None:
     key = session_key(object_session(target), table, "write")
     mac = row_mac(key, table, _with_defaults(table, target.__dict__))
     pk = mapper.local_table.primary_key.columns
-    connection.execute(update(mapper.local_table)
-                       .where(*[c == target.__dict__[c.name] for c in pk]).values(mac=mac))
+    stmt = _SET_MAC.get(table)
+    if stmt is None:  # built once per table: the new phase of every phase comes here
+        from sqlalchemy import bindparam
+
+        stmt = _SET_MAC[table] = update(mapper.local_table).where(
+            *[c == bindparam("pk_" + c.name) for c in pk]).values(mac=bindparam("new_mac"))
+    connection.execute(stmt, {"new_mac": mac, **{"pk_" + c.name: target.__dict__[c.name]
+                                                  for c in pk}})
     attributes.set_committed_value(target, "mac", mac)
+
+
+_SET_MAC: dict = {}
+"""``{table: UPDATE setting the MAC of one row by its primary key}`` (:func:`_after_insert`)."""
 
 
 def _with_defaults(table: str, values: Mapping) -> Mapping:

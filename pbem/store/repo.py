@@ -45,6 +45,7 @@ def _statements() -> dict:
             bindparam("purposes", expanding=True))),
         "setting": select(setting.c.value).where(setting.c.key == bindparam("k")),
         "setting_insert": setting.insert(),
+        "log_block_insert": LogBlock.__table__.insert(),  # Core: no ORM bulk-insert path
         "setting_update": setting.update().where(setting.c.key == bindparam("k"))
         .values(value=bindparam("v")),
     }
@@ -302,8 +303,6 @@ def append_log(s: Session, game: Game, lines: Iterable[str], head: str) -> None:
     lines compressed, each recomputable ``prev`` left out), and move its head to ``head``.
     ValueError when ``head`` is not the hash of the last line (nor, without lines, the game's
     head): the stored log is checked against it whenever it is read whole."""
-    from sqlalchemy import insert
-
     from pbem.store import logblock
 
     lines = list(lines)
@@ -313,7 +312,7 @@ def append_log(s: Session, game: Game, lines: Iterable[str], head: str) -> None:
         raise ValueError(f"append_log: head {head!r} is not the hash of the game's last line "
                          f"({last}); nothing was stored")
     if block:
-        s.execute(insert(LogBlock), [{
+        s.execute(_q("log_block_insert"), [{
             "game_id": game.id, "first_seq": game.log_count + 1,
             "last_seq": game.log_count + len(lines), "encoding": block[0],
             "prev": game.log_head, "blob": block[1]}])
@@ -376,7 +375,10 @@ def new_ids(s: Session, table, n: int) -> list[int] | None:
         return []
     dialect = s.get_bind().dialect.name
     if dialect == "sqlite":
-        top = s.execute(select(func.max(table.c.id))).scalar() or 0
+        top_of = _BUILT.get(("max_id", table.name))
+        if top_of is None:
+            top_of = _BUILT["max_id", table.name] = select(func.max(table.c.id))
+        top = s.execute(top_of).scalar() or 0
         return list(range(top + 1, top + 1 + n))
     if dialect == "postgresql":
         return list(s.execute(text("SELECT nextval(pg_get_serial_sequence(:t, 'id')) "
