@@ -9,7 +9,7 @@ The delivery of queued mail (claims, sent and failed records, listings) has its 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from sqlalchemy import select
 
@@ -31,7 +31,9 @@ def _statements() -> dict:
     game = select(Game).where(Game.id == g)
     open_or_latest = select(Phase).join(Game, Game.id == Phase.game_id).where(
         or_(Phase.status == "open", Phase.seq == Game.phase_seq))
-    setting = Setting.__table__
+    setting, sealed = Setting.__table__, Sealed.__table__
+    sealed_key = (sealed.c.game_id == g, sealed.c.owner == bindparam("o"),
+                  sealed.c.purpose == bindparam("p"))
     return {
         "game": game, "game_wait": game.with_for_update(),
         "game_skip": game.with_for_update(skip_locked=True),
@@ -41,8 +43,11 @@ def _statements() -> dict:
         "orders": select(OrderSet).where(OrderSet.game_id == g,
                                          OrderSet.phase_seq == bindparam("seq"))
         .order_by(OrderSet.role, OrderSet.id),
-        "sealed": select(Sealed).where(Sealed.game_id == g, Sealed.purpose.in_(
+        "sealed": select(sealed).where(sealed.c.game_id == g, sealed.c.purpose.in_(
             bindparam("purposes", expanding=True))),
+        "sealed_update": sealed.update().where(*sealed_key).values(
+            version=bindparam("version"), blob=bindparam("blob")),
+        "sealed_delete": sealed.delete().where(*sealed_key),
         "setting": select(setting.c.value).where(setting.c.key == bindparam("k")),
         "setting_insert": setting.insert(),
         "log_block_insert": LogBlock.__table__.insert(),  # Core: no ORM bulk-insert path
@@ -131,9 +136,22 @@ def games_of_key(s: Session, fingerprint: str) -> list[Player]:
 _PRELOADED = "pbem_sealed"  # s.info: {(game, owner, purpose): row or None} (preload_sealed)
 
 
-def get_sealed(s: Session, game_id: str, owner: str, purpose: str) -> Sealed | None:
+class StoredSealed(NamedTuple):
+    """A sealed row as stored, read without the ORM (:func:`preload_sealed`): what
+    :func:`get_sealed` gives for it. Read-only: :func:`put_sealed` and :func:`delete_sealed`
+    change the stored row with one statement each."""
+
+    game_id: str
+    owner: str
+    purpose: str
+    version: int
+    blob: bytes
+
+
+def get_sealed(s: Session, game_id: str, owner: str, purpose: str) -> Sealed | StoredSealed | None:
     """The sealed value (game, owner, purpose) or None; without a query when
-    :func:`preload_sealed` read it (or found it missing) earlier in the transaction."""
+    :func:`preload_sealed` read it (or found it missing) earlier in the transaction (then a
+    :class:`StoredSealed`, or the Sealed row added since)."""
     key = (game_id, owner, purpose)
     held = s.info.get(_PRELOADED)
     if held is not None and key in held:
@@ -141,15 +159,18 @@ def get_sealed(s: Session, game_id: str, owner: str, purpose: str) -> Sealed | N
     return s.get(Sealed, key)
 
 
-def preload_sealed(s: Session, game_id: str, purposes: Iterable[str]) -> dict[tuple, Sealed]:
+def preload_sealed(s: Session, game_id: str,
+                   purposes: Iterable[str]) -> dict[tuple, StoredSealed]:
     """Read, in one query, every sealed value of ``game_id`` whose purpose is in ``purposes``
-    (any owner): ``{(owner, purpose): row}``. The session keeps them (the ORM's identity map
-    holds rows only while something else does), so that :func:`get_sealed` and
-    :func:`put_sealed` of them, and of the referee's values of those purposes that were
-    missing, need no query of their own until the transaction ends (a phase reads about ten:
-    every state part, the dice seeds, the setup salt)."""
+    (any owner): ``{(owner, purpose): StoredSealed}``. The session keeps them, so that
+    :func:`get_sealed` of them, and of the referee's values of those purposes that were
+    missing, needs no query of its own until the transaction ends (a phase reads about ten:
+    every state part, the dice seeds, the setup salt). They are read as plain rows, not ORM
+    objects: loading them and flushing their changes through the unit of work cost more than
+    the statements themselves (issue 11)."""
     wanted = list(dict.fromkeys(purposes))
-    rows = {(r.owner, r.purpose): r for r in _rows(s, "sealed", g=game_id, purposes=wanted)}
+    rows = {(r.owner, r.purpose): StoredSealed(r.game_id, r.owner, r.purpose, r.version, r.blob)
+            for r in s.execute(_q("sealed"), {"g": game_id, "purposes": wanted})}
     held = s.info.setdefault(_PRELOADED, {})
     for purpose in wanted:
         held[(game_id, "referee", purpose)] = rows.get(("referee", purpose))
@@ -168,10 +189,15 @@ def _hold(s: Session, key: tuple, row: Sealed | None) -> None:
 
 def put_sealed(s: Session, game_id: str, owner: str, purpose: str, version: int,
                blob: bytes) -> None:
-    """Insert or replace the sealed value (game, owner, purpose)."""
+    """Insert or replace the sealed value (game, owner, purpose): a row read by
+    :func:`preload_sealed` is updated at once (one UPDATE), any other through the session."""
     row = get_sealed(s, game_id, owner, purpose)
     if row is None:
         add_sealed(s, game_id, owner, purpose, version, blob)
+    elif isinstance(row, StoredSealed):
+        s.execute(_q("sealed_update"), {"g": game_id, "o": owner, "p": purpose,
+                                        "version": version, "blob": blob})
+        _hold(s, (game_id, owner, purpose), row._replace(version=version, blob=blob))
     else:
         row.version = version
         row.blob = blob
@@ -194,7 +220,10 @@ def delete_sealed(s: Session, game_id: str, owner: str, purpose: str) -> bool:
     _hold(s, (game_id, owner, purpose), None)
     if row is None:
         return False
-    s.delete(row)
+    if isinstance(row, StoredSealed):
+        s.execute(_q("sealed_delete"), {"g": game_id, "o": owner, "p": purpose})
+    else:
+        s.delete(row)
     return True
 
 
