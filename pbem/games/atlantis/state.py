@@ -267,6 +267,27 @@ _rules = TableMemo(Rules.from_data)
 """The Rules of a data table, built once per table (pbem.engine.sourced.TableMemo)."""
 
 
+_PEOPLE_LAST: list = [None, None, None]
+"""``[people dict, seats, rows]`` of the last :func:`_people_rows` call."""
+
+
+def _people_rows(people: dict, seats: list) -> list[tuple]:
+    """``(id, owner, where, hex, ship)`` of each person of a public part's ``people`` in the
+    canonical order (seat, then number; kind, then number), so that a state stored with its
+    keys sorted loads to the same iteration order as the state that was dumped. Remembered
+    for the very dict last seen: a phase loads the same public part for every reader
+    (pbem.engine.gamestate.role_state), and a stored part is a value nobody changes."""
+    last = _PEOPLE_LAST
+    if last[0] is people and last[1] == seats:
+        return last[2]
+    seat = {r: i for i, r in enumerate(seats)}
+    rows = sorted(((pid, d["owner"], d["where"], d.get("hex"), d.get("ship"))
+                   for pid, d in people.items()),
+                  key=lambda r: (seat.get(r[1], len(seat)), id_key(r[0])))
+    last[:] = [people, list(seats), rows]
+    return rows
+
+
 def _build(public: dict, secrets: dict, referee: dict | None) -> State:
     hexmap = HexMap.from_dict(public["map"])
     rules = _rules(public["data"])
@@ -278,12 +299,7 @@ def _build(public: dict, secrets: dict, referee: dict | None) -> State:
     s.tiles = dict(public["tiles"])
     s.city = public["city"]
     s.sunk = [dict(x) for x in public["sunk"]]
-    # canonical orders (seat then number; kind then number), so that a state stored with its
-    # keys sorted loads to the same iteration order as the state that was dumped
-    seat = {r: i for i, r in enumerate(s.seats)}
-    people = [Person.from_json(pid, d) for pid, d in public["people"].items()]
-    people.sort(key=lambda p: (seat.get(p.owner, len(seat)), id_key(p.id)))
-    s.people = {p.id: p for p in people}
+    s.people = {r[0]: Person(*r) for r in _people_rows(public["people"], public["seats"])}
     s.ships = {k: public["ships"][k] for k in sorted(public["ships"], key=id_key)}
     s.creatures = {k: public["creatures"][k] for k in sorted(public["creatures"], key=id_key)}
     s.placed = dict(public["placed"])
