@@ -127,10 +127,10 @@ class GameContext:
         owners[REFEREE] = parts.referee
         for role in self.roles:
             owners.setdefault(role, {})
-        for owner, value in owners.items():
-            blob = self.sealer.seal(game.id, owner, STATE, game.state_version,
+        repo.put_sealed_many(self.session, game.id, STATE, game.state_version, {
+            owner: self.sealer.seal(game.id, owner, STATE, game.state_version,
                                     storedjson.dumps(value, sort_keys=True))
-            repo.put_sealed(self.session, game.id, owner, STATE, game.state_version, blob)
+            for owner, value in owners.items()})
         self.session.add(game)
         self.parts = parts
 

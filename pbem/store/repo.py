@@ -204,6 +204,24 @@ def put_sealed(s: Session, game_id: str, owner: str, purpose: str, version: int,
         s.add(row)
 
 
+def put_sealed_many(s: Session, game_id: str, purpose: str, version: int,
+                    blobs: dict[str, bytes]) -> None:
+    """:func:`put_sealed` of the value of ``purpose`` of each owner in ``blobs`` (``{owner:
+    blob}``, all under ``version``): a phase's state parts. The rows :func:`preload_sealed`
+    read are updated by one statement for all."""
+    stored = []
+    for owner, blob in blobs.items():
+        row = get_sealed(s, game_id, owner, purpose)
+        if isinstance(row, StoredSealed):
+            stored.append({"g": game_id, "o": owner, "p": purpose, "version": version,
+                           "blob": blob})
+            _hold(s, (game_id, owner, purpose), row._replace(version=version, blob=blob))
+        else:
+            put_sealed(s, game_id, owner, purpose, version, blob)
+    if stored:
+        s.execute(_q("sealed_update"), stored)
+
+
 def add_sealed(s: Session, game_id: str, owner: str, purpose: str, version: int,
                blob: bytes) -> None:
     """Insert a sealed value that cannot exist yet (a purpose naming a new phase, such as the
