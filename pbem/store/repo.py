@@ -48,6 +48,7 @@ def _statements() -> dict:
         "sealed_update": sealed.update().where(*sealed_key).values(
             version=bindparam("version"), blob=bindparam("blob")),
         "sealed_delete": sealed.delete().where(*sealed_key),
+        "sealed_insert": sealed.insert(),
         "setting": select(setting.c.value).where(setting.c.key == bindparam("k")),
         "setting_insert": setting.insert(),
         "log_block_insert": LogBlock.__table__.insert(),  # Core: no ORM bulk-insert path
@@ -134,6 +135,7 @@ def games_of_key(s: Session, fingerprint: str) -> list[Player]:
 # ---------------------------------------------------------------- sealed values
 
 _PRELOADED = "pbem_sealed"  # s.info: {(game, owner, purpose): row or None} (preload_sealed)
+_PRELOADED_GAMES = "pbem_sealed_games"  # s.info: the games preload_sealed read
 
 
 class StoredSealed(NamedTuple):
@@ -172,6 +174,7 @@ def preload_sealed(s: Session, game_id: str,
     rows = {(r.owner, r.purpose): StoredSealed(r.game_id, r.owner, r.purpose, r.version, r.blob)
             for r in s.execute(_q("sealed"), {"g": game_id, "purposes": wanted})}
     held = s.info.setdefault(_PRELOADED, {})
+    s.info.setdefault(_PRELOADED_GAMES, set()).add(game_id)
     for purpose in wanted:
         held[(game_id, "referee", purpose)] = rows.get(("referee", purpose))
     for (owner, purpose), row in rows.items():
@@ -225,7 +228,15 @@ def put_sealed_many(s: Session, game_id: str, purpose: str, version: int,
 def add_sealed(s: Session, game_id: str, owner: str, purpose: str, version: int,
                blob: bytes) -> None:
     """Insert a sealed value that cannot exist yet (a purpose naming a new phase, such as the
-    state before it: pbem.engine.rollback), without first reading whether it does."""
+    state before it: pbem.engine.rollback), without first reading whether it does: at once
+    (one INSERT) for a game whose sealed values :func:`preload_sealed` read in this session
+    (its game row is stored), else through the session (a game being created)."""
+    if game_id in s.info.get(_PRELOADED_GAMES, ()):
+        s.execute(_q("sealed_insert"), {"game_id": game_id, "owner": owner, "purpose": purpose,
+                                        "version": version, "blob": blob})
+        _hold(s, (game_id, owner, purpose),
+              StoredSealed(game_id, owner, purpose, version, blob))
+        return
     row = Sealed(game_id=game_id, owner=owner, purpose=purpose, version=version, blob=blob)
     s.add(row)
     _hold(s, (game_id, owner, purpose), row)
