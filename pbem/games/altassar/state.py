@@ -90,6 +90,7 @@ class State:
     # referee
     dealt: dict = field(default_factory=dict)
     partial: bool = False
+    shares_parts: bool = False  # built with share=True: its values are the parts' own
 
     # -- time --------------------------------------------------------------------------------
     @property
@@ -221,6 +222,7 @@ def _build(public: dict, secrets: dict, referee: dict | None, share: bool = Fals
     sp = secrets.get(SPIKUS)
     if sp is not None:
         s.standing[SPIKUS] = own(sp.get("standing", {}))
+    s.shares_parts = share
     if referee:
         s.dealt = dict(referee.get("dealt", {}))
     else:  # a role's state (pbem.engine.gamestate.role_state): the deal is unknown to it
@@ -266,14 +268,17 @@ def view(s: State, role: str) -> dict:
     """What ``role`` may know now ("*" = the public view), as JSON values: the public part,
     plus the Confederation's own units and standing orders for ``confederation``, plus the
     Spikus player's standing orders for ``spikus``. Built only from the public part and that
-    role's secret part."""
+    role's secret part. The view of a state that shares its parts' values (a role's state:
+    :func:`load`) shares them too, as that state does: nobody changes either; any other view is
+    a copy, which later moves of the state leave as it was."""
+    own = (lambda v: v) if s.shares_parts else copy_values
     pub = public_part(s)
     shared = {k: pub.pop(k) for k in ("data", "map")}  # read-only tables: not copied
-    v = copy_values(pub)
+    v = own(pub)
     v.update(shared)
     v["role"] = role
     if role in ROLES:
-        v["secret"] = copy_values(secret_part(s, role))
+        v["secret"] = own(secret_part(s, role))
     return v
 
 
