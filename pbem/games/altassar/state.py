@@ -58,6 +58,11 @@ def pt_of(turn: int, side: str) -> int:
     return 2 * turn - 1 if side == SPIKUS else 2 * turn
 
 
+_COSTS: dict = {}
+"""``{(id of map, id of rules, flat): (map, rules, {hex: movement points})}``
+(:meth:`State.costs`)."""
+
+
 @dataclass
 class State:
     """The whole game (module docstring). ``spikus`` maps unit id -> record (``kind``, ``hex``,
@@ -110,13 +115,18 @@ class State:
 
     def costs(self, kind: str) -> dict:
         """Movement points to enter each hex for a ``kind`` unit (5.31; 1 per hex for Drystals
-        and Trip Nets, 14.3, 16.3), computed once per state."""
-        cache = self.__dict__.setdefault("_costs", {})
-        if kind not in cache:
-            flat = kind in ("drystal", "trip-net")
-            cache[kind] = {h: 1 if flat else self.rules.cost(self.hexmap.terrain(h))
-                           for h in self.hexmap.labels()}
-        return cache[kind]
+        and Trip Nets, 14.3, 16.3), computed once per map and rules (a phase builds a state
+        for each reader on the same ones). The dict is shared: callers must not change it."""
+        flat = kind in ("drystal", "trip-net")
+        key = (id(self.hexmap), id(self.rules), flat)
+        held = _COSTS.get(key)
+        if held is None or held[0] is not self.hexmap or held[1] is not self.rules:
+            if len(_COSTS) > 16:
+                _COSTS.clear()
+            held = _COSTS[key] = (self.hexmap, self.rules, {
+                h: 1 if flat else self.rules.cost(self.hexmap.terrain(h))
+                for h in self.hexmap.labels()})
+        return held[2]
 
     def prison(self) -> tuple:
         """The prison hexes (12.1, 18.4): the map's ``prison`` group."""
