@@ -138,9 +138,11 @@ def _notes(v: dict, s, role: str) -> list[str]:
                        f"{p.get('eliminated', 0)} eliminated, {p.get('returned', 0)} returned.")
         return out
     out.append("Confederation counters:")
+    # the reader's own unit under each marker (State.unit_at_marker, looked up once for all)
+    own = {u["marker"]: n for n, u in s.units.items()} if role == CONFEDERATION else {}
     for m, r in sorted(s.markers.items()):
         kind = r.get("kind")
-        name = s.unit_at_marker(m) if role == CONFEDERATION else None
+        name = own.get(m)
         if name:
             kind = s.units[name]["kind"]
         desc = f"  {m}: {r['where']}" + (f" at {r['hex']}" if r.get("hex") else "")
