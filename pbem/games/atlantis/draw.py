@@ -123,24 +123,33 @@ def _person(pid: str, p: dict, letters: dict, known: dict) -> Piece:
                  side=p["owner"], values="" if value is None else str(value), id=pid)
 
 
-def _svg_spaces(v: dict, hexmap, letters: dict, near: set) -> dict:
+def _svg_spaces(v: dict, hexmap, letters: dict, near: set, only: set | None = None) -> dict:
     """``{label: [terrain, title, [Piece], special]}`` of the hexes with a tile, a safe island,
-    a nearly safe sea space or a piece (every other hex is empty sea)."""
+    a nearly safe sea space or a piece (every other hex is empty sea); ``only``: of those
+    hexes alone (a reader's drawing redraws the few hexes its known values change)."""
+    def wanted(label) -> bool:
+        return only is None or label in only
+
     cells: dict = {}
     for label in hexmap.hexes("safe"):
-        cells[label] = ["safe", "safe island", [], "safe"]
+        if wanted(label):
+            cells[label] = ["safe", "safe island", [], "safe"]
     for label in near:
-        cells[label] = ["sea", "nearly safe sea", [], "near"]
+        if wanted(label):
+            cells[label] = ["sea", "nearly safe sea", [], "near"]
     for label, kind in v["tiles"].items():
-        kind = "city" if label == v.get("city") else kind
-        cells[label] = [kind, kind, [], ""]
+        if wanted(label):
+            kind = "city" if label == v.get("city") else kind
+            cells[label] = [kind, kind, [], ""]
     known = v.get("known_values") or {}
     people = v["people"]
     for pid, p in sorted(people.items(), key=lambda kv: id_key(kv[0])):
-        if p["where"] in ("land", "sea", "safe") and p.get("hex"):
+        if p["where"] in ("land", "sea", "safe") and p.get("hex") and wanted(p["hex"]):
             cells.setdefault(p["hex"], ["sea", "sea", [], ""])[2].append(
                 _person(pid, p, letters, known))
     for ship, label in sorted(v["ships"].items(), key=lambda kv: id_key(kv[0])):
+        if not wanted(label):
+            continue
         crew = sorted((pid for pid, p in people.items() if p.get("ship") == ship), key=id_key)
         owners = [people[pid]["owner"] for pid in crew]
         top = max(set(owners), key=owners.count) if owners else ""
@@ -150,10 +159,11 @@ def _svg_spaces(v: dict, hexmap, letters: dict, near: set) -> dict:
                              side=side, symbol="Boat", values=f"{len(crew)}/3", id=ship))
         here[1:1] = [_person(pid, people[pid], letters, known) for pid in crew]
     for creature, label in sorted(v["creatures"].items(), key=lambda kv: id_key(kv[0])):
-        kind = creature.rstrip("0123456789")
-        cells.setdefault(label, ["sea", "sea", [], ""])[2].append(
-            Piece(CREATURE_CHAR.get(kind, kind[:1]), creature, side=CREATURES,
-                  symbol=CREATURE_NAME.get(kind, kind[:3]), id=creature))
+        if wanted(label):
+            kind = creature.rstrip("0123456789")
+            cells.setdefault(label, ["sea", "sea", [], ""])[2].append(
+                Piece(CREATURE_CHAR.get(kind, kind[:1]), creature, side=CREATURES,
+                      symbol=CREATURE_NAME.get(kind, kind[:3]), id=creature))
     return cells
 
 
@@ -319,7 +329,7 @@ def draw(v: dict) -> Drawing:
     spaces = shared.drawing.spaces
     touched = {shared.at[pid] for pid in known if pid in shared.at}
     if touched:
-        svg = _svg_spaces(v, shared.s.hexmap, shared.letters, shared.near)
+        svg = _svg_spaces(v, shared.s.hexmap, shared.letters, shared.near, touched)
         spaces = dict(spaces)
         for label in touched:
             spaces[label] = _space(spaces[label].text, svg.get(label))
