@@ -60,6 +60,10 @@ def _statements() -> dict:
 _BUILT: dict = {}
 
 
+_MAX_ID: dict = {}
+"""``{table name: SELECT max(id)}`` (:func:`new_ids`)."""
+
+
 def _q(name: str):
     """The statement ``name`` of :func:`_statements`."""
     if not _BUILT:
@@ -433,9 +437,9 @@ def new_ids(s: Session, table, n: int) -> list[int] | None:
         return []
     dialect = s.get_bind().dialect.name
     if dialect == "sqlite":
-        top_of = _BUILT.get(("max_id", table.name))
+        top_of = _MAX_ID.get(table.name)
         if top_of is None:
-            top_of = _BUILT["max_id", table.name] = select(func.max(table.c.id))
+            top_of = _MAX_ID[table.name] = select(func.max(table.c.id))
         top = s.execute(top_of).scalar() or 0
         return list(range(top + 1, top + 1 + n))
     if dialect == "postgresql":
