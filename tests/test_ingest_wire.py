@@ -8,6 +8,8 @@ import dataclasses
 import pickle
 from datetime import datetime, timezone
 
+import pytest
+
 from pbem.engine.headers import OrderHeader
 from pbem.engine.prepare import Prepared
 from pbem.engine.reader import ReadMessage
@@ -23,20 +25,13 @@ def distinct(cls):
     return cls(**values)
 
 
-def test_every_field_of_a_read_message_comes_back():
-    msg = distinct(ReadMessage)
-    back = pickle.loads(pickle.dumps(msg, pickle.HIGHEST_PROTOCOL))
-    assert type(back) is ReadMessage
-    for f in dataclasses.fields(ReadMessage):
-        assert getattr(back, f.name) == getattr(msg, f.name), f.name
-
-
-def test_every_field_of_a_prepared_set_comes_back():
-    pre = distinct(Prepared)
-    back = pickle.loads(pickle.dumps(pre, pickle.HIGHEST_PROTOCOL))
-    assert type(back) is Prepared
-    for f in dataclasses.fields(Prepared):
-        assert getattr(back, f.name) == getattr(pre, f.name), f.name
+@pytest.mark.parametrize("cls", [ReadMessage, Prepared], ids=lambda c: c.__name__)
+def test_every_field_comes_back(cls):
+    sent = distinct(cls)
+    back = pickle.loads(pickle.dumps(sent, pickle.HIGHEST_PROTOCOL))
+    assert type(back) is cls
+    for f in dataclasses.fields(cls):
+        assert getattr(back, f.name) == getattr(sent, f.name), f.name
 
 
 def test_a_real_result_comes_back_equal():
