@@ -1,6 +1,6 @@
 """What a reader process sends the judge comes back whole: ReadMessage and Prepared are pickled
-by their fields in order (their own ``__reduce__``), so a field added to either must be added
-there too; these tests fail when one is left out."""
+by the values of their fields in order (pbem.pickling.by_position); these tests check that
+every field, one added later too, comes back."""
 
 from __future__ import annotations
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from pbem.engine.headers import HeaderError, OrderHeader, parse_header
 from pbem.engine.ruleset import Parts, Window
+from pbem.pickling import by_position
 
 __all__ = ["Snapshot", "Prepared", "Preparer", "game_token"]
 
@@ -59,6 +60,7 @@ class Snapshot:
     parts: Parts
 
 
+@by_position
 @dataclass
 class Prepared:
     """What a reader found for one signed order set (the ``text`` of a
@@ -79,11 +81,6 @@ class Prepared:
     token: tuple | None = None
     problems: list | None = None
     sealed: bytes | None = None
-
-    def __reduce__(self):
-        # pickled by its fields in order, as pbem.engine.reader.ReadMessage
-        return (Prepared, (self.header, self.plain, self.digest, self.salt, self.commit,
-                           self.token, self.problems, self.sealed))
 
 
 class Preparer:

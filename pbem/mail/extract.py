@@ -57,6 +57,7 @@ from pbem.mail.parts import (  # noqa: F401  (re-exported names kept for callers
     read_parts,
 )
 from pbem.mail.prescan import MAX_FIELD_BYTES, MAX_PARAMETERS, prescan  # noqa: F401
+from pbem.pickling import by_position
 
 __all__ = ["Extracted", "extract"]
 
@@ -119,6 +120,7 @@ _ROBOTS = frozenset({"mailer-daemon", "postmaster", "noreply", "no-reply", "do-n
 """Local parts of addresses that are robots (RFC 3834 section 2): never answered."""
 
 
+@by_position
 @dataclass(slots=True)
 class Extracted:
     """What :func:`extract` found in one message.
@@ -171,14 +173,6 @@ class Extracted:
     warnings: list[str] = field(default_factory=list)
     alternates: dict[int, list[str]] = field(default_factory=dict)
     raw_bytes: dict[int, bytes] = field(default_factory=dict)
-
-    def __reduce__(self):
-        # pickled by its fields in order: a reader sends one per message to the judge, and
-        # the dataclass's own state functions for slots set each field in Python
-        return (Extracted, (self.message_id, self.sender, self.subject, self.date,
-                            self.in_reply_to, self.auto_submitted, self.texts, self.sig_files,
-                            self.warnings, self.alternates, self.raw_bytes))
-
 
 
 def _in_utc(when, header, warnings: list[str]):
