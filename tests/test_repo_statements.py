@@ -9,13 +9,14 @@ from conftest import Player
 
 from pbem.engine.creation import GameSpec
 from pbem.store import repo
+from pbem.store.base import built_once
 from pbem.store.models import Message, Sealed
 
 
 @pytest.fixture
 def fresh_statements(monkeypatch):
     """The process as it starts: no statement built yet."""
-    monkeypatch.setattr(repo, "_BUILT", {})
+    monkeypatch.setattr(repo, "_q", built_once(repo._statements))
     monkeypatch.setattr(repo, "_MAX_ID", {})
 
 

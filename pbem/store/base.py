@@ -114,3 +114,19 @@ class Session(_OrmSession):
         if len(getattr(statement, "column_descriptions", ())) == 1:
             return result.scalars()
         return result
+
+
+def built_once(build):
+    """``statement(name)``: the statement ``name`` of ``build()`` (``{name: statement}``),
+    which is called at the first lookup only: a query module's statements, built once with
+    bound parameters, since building a statement and its cache key costs more than SQLite's
+    own work on an indexed lookup (issue 11; pbem.store.repo, pbem.store.reports). KeyError
+    for a name ``build`` does not give."""
+    built: dict = {}
+
+    def statement(name: str):
+        if not built:
+            built.update(build())
+        return built[name]
+
+    return statement

@@ -13,7 +13,7 @@ from typing import Iterable, NamedTuple
 
 from sqlalchemy import select
 
-from pbem.store.base import Session
+from pbem.store.base import Session, built_once
 
 from pbem.store.models import (Game, LogBlock, Message, OrderSet, Outbox, Phase, Player,
                                Report, Sealed, Setting)
@@ -57,18 +57,11 @@ def _statements() -> dict:
     }
 
 
-_BUILT: dict = {}
-
-
 _MAX_ID: dict = {}
 """``{table name: SELECT max(id)}`` (:func:`new_ids`)."""
 
-
-def _q(name: str):
-    """The statement ``name`` of :func:`_statements`."""
-    if not _BUILT:
-        _BUILT.update(_statements())
-    return _BUILT[name]
+_q = built_once(_statements)
+"""The statement of a name of :func:`_statements`."""
 
 
 def _rows(s: Session, name: str, **params) -> list:
@@ -198,17 +191,7 @@ def put_sealed(s: Session, game_id: str, owner: str, purpose: str, version: int,
                blob: bytes) -> None:
     """Insert or replace the sealed value (game, owner, purpose): a row read by
     :func:`preload_sealed` is updated at once (one UPDATE), any other through the session."""
-    row = get_sealed(s, game_id, owner, purpose)
-    if row is None:
-        add_sealed(s, game_id, owner, purpose, version, blob)
-    elif isinstance(row, StoredSealed):
-        s.execute(_q("sealed_update"), {"g": game_id, "o": owner, "p": purpose,
-                                        "version": version, "blob": blob})
-        _hold(s, (game_id, owner, purpose), row._replace(version=version, blob=blob))
-    else:
-        row.version = version
-        row.blob = blob
-        s.add(row)
+    put_sealed_many(s, game_id, purpose, version, {owner: blob})
 
 
 def put_sealed_many(s: Session, game_id: str, purpose: str, version: int,
@@ -219,12 +202,16 @@ def put_sealed_many(s: Session, game_id: str, purpose: str, version: int,
     stored = []
     for owner, blob in blobs.items():
         row = get_sealed(s, game_id, owner, purpose)
-        if isinstance(row, StoredSealed):
+        if row is None:
+            add_sealed(s, game_id, owner, purpose, version, blob)
+        elif isinstance(row, StoredSealed):
             stored.append({"g": game_id, "o": owner, "p": purpose, "version": version,
                            "blob": blob})
             _hold(s, (game_id, owner, purpose), row._replace(version=version, blob=blob))
         else:
-            put_sealed(s, game_id, owner, purpose, version, blob)
+            row.version = version
+            row.blob = blob
+            s.add(row)
     if stored:
         s.execute(_q("sealed_update"), stored)
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from sqlalchemy import select, update
 
+from pbem.store.base import built_once
 from pbem.store.models import Phase, Report
 
 if TYPE_CHECKING:
@@ -59,13 +60,8 @@ def _report_queries() -> dict:
     }
 
 
-_QUERIES: dict = {}
-
-
-def _query(name: str):
-    if not _QUERIES:
-        _QUERIES.update(_report_queries())
-    return _QUERIES[name]
+_query = built_once(_report_queries)
+"""The statement of a name of :func:`_report_queries`."""
 
 
 def find_report(s: Session, game_id: str, role: str, phase_seq: int | None = None, *,
