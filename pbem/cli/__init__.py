@@ -41,8 +41,8 @@ class Ctx:
     def referee(self, *, database: bool = True, modules: tuple[str, ...] = ()):
         """The :class:`pbem.engine.service.Referee` of the command (made once). ``database``:
         the command opens the referee's database (False for one that may not, such as
-        ``check-receipt --referee``): the storage layer (SQLAlchemy, the tables, the ORM's
-        mappings configured) is imported here then, with the start-up's other modules, under
+        ``check-receipt --referee``): the storage layer (SQLAlchemy, the tables; not the ORM,
+        which is loaded when first used) is imported here then, with the start-up's other modules, under
         :func:`_loading_modules`. ``modules``: the engine modules the command's service method
         imports (``pbem.engine.judge`` for ingest), loaded here too, under the same roof."""
         if self._referee is None:
@@ -56,12 +56,9 @@ class Ctx:
         from pbem.engine.home import Home
         from pbem.engine.service import Referee, utc_now
 
-        if database:
-            from sqlalchemy.orm import configure_mappers
-
+        if database:  # the ORM is loaded when first used (pbem.store.base.ensure_mapped)
             import pbem.store.db  # noqa: F401  (see referee)
-
-            configure_mappers()  # else done by the first query, its objects left to the collector
+            import pbem.store.models  # noqa: F401
         clock = utc_now
         if self.now_arg:
             from pbem.engine.headers import parse_issued

@@ -1,6 +1,5 @@
-"""The ORM's foundations: the metadata holding every table, the mapping of the row classes of
-:mod:`pbem.store.models` onto them, the UTC time type and the session class every
-:class:`pbem.store.db.Database` hands out.
+"""The storage layer's foundations: the metadata holding every table, the row classes'
+base and their mapping onto the tables, the UTC time type, and :func:`built_once`.
 
 The tables are SQLAlchemy Core :class:`~sqlalchemy.Table` objects, and each row class is a plain
 class mapped onto its table (SQLAlchemy's imperative mapping, :func:`mapped`). The models were
@@ -15,7 +14,15 @@ kept:
   stored as UTC, read back with ``tzinfo=timezone.utc`` even from SQLite, which keeps no zone;
   a naive time is refused;
 - ``Session.exec(select(...))`` gives the rows' objects (or single values) for a statement
-  that selects one thing, and tuples otherwise (:meth:`Session.exec`, SQLModel's shorthand).
+  that selects one thing, and tuples otherwise (:meth:`pbem.store.orm.Session.exec`,
+  SQLModel's shorthand).
+
+The ORM is loaded when first needed, not when the tables are: importing ``sqlalchemy.orm``
+and mapping the classes cost a fifth of ``pbem ingest -``, whose usual work (judging one
+mail) needs no row objects (pbem.store.core; issue 11, "Start-up"). :func:`mapped` records
+the class, and :func:`ensure_mapped` (:mod:`pbem.store.orm`) maps every recorded class at
+once: when the first ORM session is made, when a row object is constructed, or when a
+column attribute of a row class (``Game.id``) is first looked up.
 
 Row objects compare and hash by identity, as ORM objects must for the session's identity map.
 """
@@ -25,13 +32,14 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from sqlalchemy import MetaData, Table, types
-from sqlalchemy.orm import Session as _OrmSession
-from sqlalchemy.orm import registry as _registry
 
 metadata = MetaData()
 """Every pbem table (:mod:`pbem.store.models`), for the Alembic environment and the tests."""
 
-_mapper_registry = _registry(metadata=metadata)
+_UNMAPPED: list = []
+"""The row classes :func:`mapped` recorded and :func:`ensure_mapped` has not mapped yet."""
+_MAPPING = False
+"""True while :func:`ensure_mapped` maps (a class attribute looked up then is not a cue)."""
 
 
 class UTCDateTime(types.TypeDecorator):
@@ -63,12 +71,29 @@ class UTCDateTime(types.TypeDecorator):
         return value.astimezone(timezone.utc)
 
 
-class Row:
+class _RowType(type):
+    """The metaclass of :class:`Row`: looking up a column attribute of a row class that is not
+    mapped yet (``Game.id`` in a query) maps the row classes first (:func:`ensure_mapped`)."""
+
+    def __getattr__(cls, name: str):
+        table = cls.__dict__.get("__table__")
+        if table is None or _MAPPING or name not in table.columns or cls not in _UNMAPPED:
+            raise AttributeError(f"type object {cls.__name__!r} has no attribute {name!r}")
+        ensure_mapped()
+        return getattr(cls, name)
+
+
+class Row(metaclass=_RowType):
     """The base of the row classes: ``Model(column=value, ...)``. ``__table__`` and
     ``__tablename__`` are set by :func:`mapped`."""
 
     __table__: Table
     __tablename__: str
+
+    def __new__(cls, *args, **kwargs):
+        if _UNMAPPED:  # a row object is an ORM object: the class must be mapped before
+            ensure_mapped()
+        return super().__new__(cls)
 
     def __init__(self, **values) -> None:
         """Set the given columns, and every other column to its scalar ``default`` (None if it
@@ -93,27 +118,45 @@ class Row:
 
 
 def mapped(table: Table):
-    """Class decorator: map a :class:`Row` subclass onto ``table`` (each column an attribute
-    of the same name) and set its ``__table__`` and ``__tablename__``."""
+    """Class decorator: set the :class:`Row` subclass's ``__table__`` and ``__tablename__``,
+    and record it to be mapped onto ``table`` (each column an attribute of the same name) by
+    :func:`ensure_mapped`."""
 
     def decorate(cls):
         cls.__table__, cls.__tablename__ = table, table.name
-        _mapper_registry.map_imperatively(cls, table)
+        _UNMAPPED.append(cls)
         return cls
 
     return decorate
 
 
-class Session(_OrmSession):
-    """A SQLAlchemy ORM session with SQLModel's ``exec`` (the queries of pbem.store use it)."""
+def ensure_mapped() -> None:
+    """Import the ORM and map every row class recorded by :func:`mapped` (once; the module
+    doc says when it is called). The ORM's own structures are built here too, with the
+    cyclic garbage collector off, then frozen out of its reach (see
+    pbem.cli._loading_modules)."""
+    global _MAPPING
+    if _MAPPING:
+        return
+    import pbem.store.models  # noqa: F401  (every row class recorded)
 
-    def exec(self, statement):
-        """Execute ``statement``: for a ``select`` of a single entity or column, a ScalarResult
-        (row objects, or values); for any other statement, its Result (rows as tuples)."""
-        result = self.execute(statement)
-        if len(getattr(statement, "column_descriptions", ())) == 1:
-            return result.scalars()
-        return result
+    if not _UNMAPPED:
+        return
+    import gc
+
+    enabled = gc.isenabled()
+    gc.disable()
+    _MAPPING = True
+    try:
+        from pbem.store import orm
+
+        orm.map_rows(list(_UNMAPPED))
+        _UNMAPPED.clear()
+    finally:
+        _MAPPING = False
+        gc.freeze()
+        if enabled:
+            gc.enable()
 
 
 def built_once(build):

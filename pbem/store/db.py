@@ -56,9 +56,7 @@ from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import ArgumentError
 
-from pbem.store.base import Session
-
-import pbem.store.integrity  # noqa: F401  (the row-MAC events on the protected models)
+from pbem.store.core import CoreSession
 
 SCHEMA_HEAD = "0007_log_blocks"
 """The Alembic revision this code expects; ``pbem init``/``pbem upgrade`` bring a database to it."""
@@ -142,7 +140,7 @@ _GLOBAL_LOCK = "hashtextextended(coalesce(current_schema(), '') || '/pbem', 0)"
 _GAME_LOCK = "hashtextextended(coalesce(current_schema(), '') || '/pbem/game/' || :game, 0)"
 
 
-def _lock_for_write(session: Session, games: Iterable[str], skip_busy: bool = False) -> None:
+def _lock_for_write(session, games: Iterable[str], skip_busy: bool = False) -> None:
     """PostgreSQL: take the advisory locks of a write transaction (see the module's
     docstring): the global lock exclusively, or shared with each of ``games`` exclusively.
     ``skip_busy``: a game whose lock another transaction holds is not waited for but named in
@@ -191,16 +189,19 @@ class Database:
         be neither read nor written (pbem.store.integrity.RowKeyMissing)."""
 
     @contextmanager
-    def read(self) -> Iterator[Session]:
+    def read(self) -> Iterator["Session"]:
         """A session in a read transaction (SQLite: deferred; PostgreSQL: REPEATABLE READ),
         which sees one snapshot throughout. Rows stay readable after the block."""
+        from pbem.store.orm import Session
+
         with Session(self._reader, expire_on_commit=False,
                      info={"row_key": self.row_key}) as session:
             with session.begin():
                 yield session
 
     @contextmanager
-    def write(self, *, games: Iterable[str] = (), skip_busy: bool = False) -> Iterator[Session]:
+    def write(self, *, games: Iterable[str] = (), skip_busy: bool = False,
+              orm: bool = True) -> Iterator["Session"]:
         """A session in one write transaction, committed on leaving the block and rolled back
         if it raises. SQLite: ``BEGIN IMMEDIATE`` (one writer at a time; ``games`` changes
         nothing). PostgreSQL: the advisory locks of the module's docstring, the global one
@@ -208,13 +209,34 @@ class Database:
         writer that waits longer than :data:`BUSY_TIMEOUT_MS` raises
         ``sqlalchemy.exc.OperationalError``. ``skip_busy`` (with ``games``): the games whose
         lock another writer holds are not waited for but listed in
-        ``session.info["pbem_busy_games"]`` (pbem.store.repo.claim_game)."""
+        ``session.info["pbem_busy_games"]`` (pbem.store.repo.claim_game). ``orm=False``: a
+        :class:`pbem.store.core.CoreSession`, which loads the ORM only if it is used (the
+        judge)."""
+        if not orm:
+            with self._core_write(games, skip_busy) as session:
+                yield session
+            return
+        from pbem.store.orm import Session
+
         with Session(self._writer, expire_on_commit=False,
                      info={"row_key": self.row_key}) as session:
             with session.begin():
                 if not self.is_sqlite:
                     _lock_for_write(session, games, skip_busy)
                 yield session
+
+    @contextmanager
+    def _core_write(self, games: Iterable[str], skip_busy: bool) -> Iterator[CoreSession]:
+        conn = self._writer.connect()
+        session = CoreSession(conn, {"row_key": self.row_key})
+        try:
+            conn.begin()
+            if not self.is_sqlite:
+                _lock_for_write(session, games, skip_busy)
+            yield session
+            session.commit()
+        finally:
+            session.close()  # rolls back what was not committed
 
     def revision(self) -> str | None:
         """The Alembic revision of the database, or None when it has none."""
@@ -284,6 +306,8 @@ class Database:
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "head")
                 if after is not None and before != SCHEMA_HEAD:
+                    from pbem.store.orm import Session
+
                     with Session(bind=conn, info={"row_key": self.row_key}) as session:
                         after(session)
                         session.flush()

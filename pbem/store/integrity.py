@@ -16,9 +16,11 @@ its length), and a column added to a protected table is not covered until it is 
 
 The key travels with the session: :class:`pbem.store.db.Database` copies its ``row_key`` into
 ``session.info["row_key"]``. The MAC is checked each time the ORM loads a protected row (an
-ORM ``load`` event: :class:`RowTampered`), computed when the unit of work inserts or updates
-one (``before_insert``/``before_update``; a row whose id the database assigns gets it right
-after its INSERT), and by :func:`insert_rows` for bulk inserts. Without a key, protected rows
+ORM ``load`` event: :class:`RowTampered`; :func:`check_loaded` for a row read without the
+ORM), computed when the unit of work inserts or updates one (``before_insert``/
+``before_update``; a row whose id the database assigns gets it right after its INSERT; the
+events are registered when the ORM is loaded: :func:`listen_orm_events`), by
+:func:`insert_rows` for bulk inserts and by :func:`update_row` for an update without the ORM. Without a key, protected rows
 can be neither read nor written (:class:`RowKeyMissing`). A session that saw a tampered row
 cannot commit, even if the caller swallowed the error.
 
@@ -32,9 +34,7 @@ import hmac
 from datetime import datetime, timezone
 from typing import Mapping
 
-from sqlalchemy import event, insert, select, update
-from sqlalchemy.orm import Session as OrmSession
-from sqlalchemy.orm import attributes, object_session
+from sqlalchemy import insert, select, update
 
 from pbem.store.models import Game, OrderSet, Outbox, Phase, Player, Setting
 
@@ -237,6 +237,8 @@ def check_loaded(session, table: str, values: Mapping) -> None:
 
 
 def _before_write(mapper, connection, target) -> None:
+    from sqlalchemy.orm import attributes, object_session
+
     table = target.__tablename__
     values = target.__dict__
     if any(values.get(c.name) is None for c in mapper.local_table.primary_key.columns):
@@ -252,6 +254,8 @@ def _before_write(mapper, connection, target) -> None:
 
 
 def _after_insert(mapper, connection, target) -> None:
+    from sqlalchemy.orm import attributes, object_session
+
     if target.__dict__.get("mac") is not None:
         return
     table = target.__tablename__
@@ -297,13 +301,27 @@ def _after_rollback(session) -> None:
     session.info.pop("pbem_tampered", None)
 
 
-for _model in _MODELS.values():
-    event.listen(_model, "load", _on_load)
-    event.listen(_model, "before_insert", _before_write)
-    event.listen(_model, "before_update", _before_write)
-    event.listen(_model, "after_insert", _after_insert)
-event.listen(OrmSession, "before_commit", _before_commit)
-event.listen(OrmSession, "after_soft_rollback", lambda session, _tx: _after_rollback(session))
+def listen_orm_events() -> None:
+    """Register the row-MAC events on the protected row classes and the ORM session (once,
+    when :mod:`pbem.store.orm` maps the classes): the MAC checked at each load, computed at
+    each insert and update, and a session that saw a tampered row unable to commit."""
+    from sqlalchemy import event
+    from sqlalchemy.orm import Session as OrmSession
+
+    if _LISTENING:
+        return
+    for model in _MODELS.values():
+        event.listen(model, "load", _on_load)
+        event.listen(model, "before_insert", _before_write)
+        event.listen(model, "before_update", _before_write)
+        event.listen(model, "after_insert", _after_insert)
+    event.listen(OrmSession, "before_commit", _before_commit)
+    event.listen(OrmSession, "after_soft_rollback", lambda session, _tx: _after_rollback(session))
+    _LISTENING.append(True)
+
+
+_LISTENING: list = []
+"""Not empty once :func:`listen_orm_events` has run."""
 
 
 # ---------------------------------------------------------------- bulk writes and the data step

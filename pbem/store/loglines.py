@@ -33,7 +33,7 @@ from pbem.store.integrity import RowIntegrityError
 from pbem.store.models import Game, LogBlock
 
 if TYPE_CHECKING:
-    from pbem.store.base import Session
+    from pbem.store.orm import Session
 
 __all__ = ["BATCH", "REVEAL_NEEDLES", "LogTampered", "iter_lines", "matching", "digests"]
 

@@ -18,12 +18,15 @@ All times are zone-aware UTC datetimes.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy import and_, func, or_, select, update
 
-from pbem.store.base import Session
 from pbem.store.integrity import RowTampered, check_row, session_key
 from pbem.store.models import Outbox
+
+if TYPE_CHECKING:
+    from pbem.store.orm import Session
 
 __all__ = ["claim", "claimed", "renew", "release", "mark_sent", "mark_retry", "mark_failed",
            "listing", "by_game"]

@@ -9,14 +9,17 @@ The delivery of queued mail (claims, sent and failed records, listings) has its 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Iterable, NamedTuple
+from typing import TYPE_CHECKING, Iterable, NamedTuple
 
 from sqlalchemy import select
 
-from pbem.store.base import Session, built_once
+from pbem.store.base import built_once
 
 from pbem.store.models import (Game, LogBlock, Message, OrderSet, Outbox, Phase, Player,
                                Report, Sealed, Setting)
+
+if TYPE_CHECKING:
+    from pbem.store.orm import Session
 
 
 # ---------------------------------------------------------------- statements built once

@@ -24,7 +24,7 @@ from pbem.store.base import built_once
 from pbem.store.models import Phase, Report
 
 if TYPE_CHECKING:
-    from pbem.store.base import Session
+    from pbem.store.orm import Session
 
 __all__ = ["CONTEXT", "RENDERED", "find_report", "add_reports", "public_context", "public_contexts",
            "public_context_at", "game_reports", "uncompressed", "set_compressed"]
