@@ -181,7 +181,7 @@ def ingest(db, sealer, incomings, *, now: datetime, settings: IngestSettings = I
     budget while the chunks before it are judged, each in a transaction of its own, in order.
     A crash between archiving and judging leaves the chunk ``pending`` for the next run."""
     verdicts: list[Verdict] = []
-    with db.read() as s:
+    with db.read(orm=False) as s:
         stale = repo.pending_messages(s, retry_errors=retry_errors)
     with ReadPool(settings.budget, prepare=Preparer(sealer, MAX_SIGNED_PER_MESSAGE),
                   slim=True) as pool:
@@ -251,11 +251,12 @@ def _archive(db, sealer, items: list[Arrival], now,
     from sqlalchemy import select
 
     verdicts, fresh, rows = [], [], []
-    with db.write() as s:
+    with db.write(orm=False) as s:
         keys = {i.key for i in items}
+        t = Message.__table__  # Core: the judge needs no ORM (pbem.store.core)
         known = {m.message_key: m for m in s.exec(
-            select(Message.id, Message.message_key, Message.origin, Message.verdict)
-            .where(Message.message_key.in_(keys)))}
+            select(t.c.id, t.c.message_key, t.c.origin, t.c.verdict)
+            .where(t.c.message_key.in_(keys)))}
         for item in items:
             if item.key in known:
                 from pbem.engine.receipt_again import again_for_message, same_place
@@ -296,7 +297,7 @@ def _judge_archived(db, sealer, message_ids: list[int], now, settings,
     from pbem.mail.sources import looks_like_message
 
     items, verdicts, broken = [], [], []
-    with db.read() as s:
+    with db.read(orm=False) as s:
         for mid in message_ids:
             origin = f"message {mid}"
             try:
@@ -313,7 +314,7 @@ def _judge_archived(db, sealer, message_ids: list[int], now, settings,
             items.append(Arrival(row.origin, raw, size, row.raw_sha256, row.message_key,
                                  bare=not looks_like_message(raw), id=mid))
     if broken:
-        with db.write() as s:
+        with db.write(orm=False) as s:
             repo.record_verdicts(s, broken)
     readings = [run.pool.submit(chunk) for chunk in _chunks(items, 250)]  # all read ahead
     for reading in readings:
@@ -333,10 +334,10 @@ def _judge(db, sealer, items: list[ReadMessage], now, settings, *, each: bool = 
 
     verdicts: list[list[Verdict]] = []
     updates = []
-    with db.write() as s:
+    with db.write(orm=False) as s:
         ids = [i.id for i in items]
-        pending = set(s.exec(select(Message.id).where(Message.id.in_(ids),
-                                                      Message.verdict.in_(RETRIED))))
+        t = Message.__table__
+        pending = set(s.exec(select(t.c.id).where(t.c.id.in_(ids), t.c.verdict.in_(RETRIED))))
         batch = _Batch(s, sealer, settings, run)
         for item in items:
             if item.id not in pending:  # another ingest judged it meanwhile

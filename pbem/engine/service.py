@@ -209,13 +209,13 @@ class Referee(MailCommands, GameAdmin, LogQueries):
                 db.check()
             except DatabaseError as e:
                 raise SetupError(str(e)) from None
-            from pbem.store.models import Setting
+            from pbem.store.repo import setting_value
 
             sealer = _load_sealer(self.home, None, self._sealer)
-            with db.read() as s:  # one read for both checks (a command's start: issue 11)
-                stored = s.get(Setting, "master_key_check")
+            with db.read(orm=False) as s:  # one read for both checks (a command's start)
+                stored = setting_value(s, "master_key_check")
                 protected = rows_protected(s, sealer.mac_key(ROW_MAC_LABEL))
-            if stored is not None and stored.value != _key_check_of(sealer):
+            if stored is not None and stored != _key_check_of(sealer):
                 raise SetupError(_KEY_MISMATCH.format(key=self.home.master_key_path,
                                                       db=self.home.url))
             if not protected:

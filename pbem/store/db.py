@@ -189,9 +189,14 @@ class Database:
         be neither read nor written (pbem.store.integrity.RowKeyMissing)."""
 
     @contextmanager
-    def read(self) -> Iterator["Session"]:
+    def read(self, *, orm: bool = True) -> Iterator["Session"]:
         """A session in a read transaction (SQLite: deferred; PostgreSQL: REPEATABLE READ),
-        which sees one snapshot throughout. Rows stay readable after the block."""
+        which sees one snapshot throughout. Rows stay readable after the block. ``orm=False``:
+        a :class:`pbem.store.core.CoreSession` (see :meth:`write`)."""
+        if not orm:
+            with self._core(self._reader) as session:
+                yield session
+            return
         from pbem.store.orm import Session
 
         with Session(self._reader, expire_on_commit=False,
@@ -213,7 +218,7 @@ class Database:
         :class:`pbem.store.core.CoreSession`, which loads the ORM only if it is used (the
         judge)."""
         if not orm:
-            with self._core_write(games, skip_busy) as session:
+            with self._core(self._writer, games, skip_busy, lock=not self.is_sqlite) as session:
                 yield session
             return
         from pbem.store.orm import Session
@@ -226,12 +231,16 @@ class Database:
                 yield session
 
     @contextmanager
-    def _core_write(self, games: Iterable[str], skip_busy: bool) -> Iterator[CoreSession]:
-        conn = self._writer.connect()
+    def _core(self, engine, games: Iterable[str] = (), skip_busy: bool = False,
+              lock: bool = False) -> Iterator[CoreSession]:
+        """A CoreSession in a transaction of ``engine`` (the reader's or the writer's), with
+        the write locks when ``lock`` (PostgreSQL); committed at the end of the block, rolled
+        back if it raises."""
+        conn = engine.connect()
         session = CoreSession(conn, {"row_key": self.row_key})
         try:
             conn.begin()
-            if not self.is_sqlite:
+            if lock:
                 _lock_for_write(session, games, skip_busy)
             yield session
             session.commit()

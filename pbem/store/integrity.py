@@ -202,6 +202,23 @@ def check_row(key: bytes, table: str, values: Mapping) -> None:
         raise RowTampered(table, _pk(table, values))
 
 
+def update_row(s, record, **changes) -> None:
+    """Change the columns ``changes`` of the protected row ``record`` (a
+    :class:`pbem.store.core.Record` read and checked in the transaction of ``s``), in memory
+    and in the database, with the row's new MAC, in one UPDATE by its primary key: what the
+    ORM's unit of work does for a row object (:func:`_before_write`). RowKeyMissing without
+    a row key."""
+    table = record.table_name
+    key = session_key(s, table, "write")
+    for name, value in changes.items():
+        setattr(record, name, value)
+    values = record.values()
+    record.mac = row_mac(key, table, values)
+    t = _MODELS[table].__table__
+    s.execute(update(t).where(*[c == values[c.name] for c in t.primary_key.columns])
+              .values(mac=record.mac, **changes))
+
+
 # ---------------------------------------------------------------- ORM events
 
 def session_key(session, table: str, doing: str) -> bytes:
@@ -383,11 +400,13 @@ def protected_marker(key: bytes, version: int = MARKER_VERSION) -> str:
 
 def _marker_version(s, key: bytes) -> int | None:
     """The version whose marker the ``row_macs`` setting holds, or None (none, or altered)."""
-    row = s.get(Setting, ROW_MACS_SETTING)
-    if row is None:
+    from pbem.store.repo import setting_value
+
+    value = setting_value(s, ROW_MACS_SETTING)
+    if value is None:
         return None
     for version in range(MARKER_VERSION, 0, -1):
-        if hmac.compare_digest(row.value, protected_marker(key, version)):
+        if hmac.compare_digest(value, protected_marker(key, version)):
             return version
     return None
 

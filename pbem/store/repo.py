@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Iterable, NamedTuple
 from sqlalchemy import select
 
 from pbem.store.base import built_once
+from pbem.store.core import CoreSession, Record
 
 from pbem.store.models import (Game, LogBlock, Message, OrderSet, Outbox, Phase, Player,
                                Report, Sealed, Setting)
@@ -27,16 +28,15 @@ if TYPE_CHECKING:
 def _statements() -> dict:
     """The lookups every phase makes, built once with bound parameters (``g``: the game id):
     building an ORM statement and its cache key cost more than SQLite's own work on these
-    indexed lookups (issue 11; the reports' lookups do the same: pbem.store.reports)."""
+    indexed lookups (issue 11; the reports' lookups do the same: pbem.store.reports). Those
+    named in :data:`_ENTITY` select row objects (the ORM); the others are Core statements,
+    built without loading the ORM (:func:`_core_statements`)."""
     from sqlalchemy import bindparam, or_
 
     g = bindparam("g")
     game = select(Game).where(Game.id == g)
     open_or_latest = select(Phase).join(Game, Game.id == Phase.game_id).where(
         or_(Phase.status == "open", Phase.seq == Game.phase_seq))
-    setting, sealed = Setting.__table__, Sealed.__table__
-    sealed_key = (sealed.c.game_id == g, sealed.c.owner == bindparam("o"),
-                  sealed.c.purpose == bindparam("p"))
     return {
         "game": game, "game_wait": game.with_for_update(),
         "game_skip": game.with_for_update(skip_locked=True),
@@ -46,6 +46,38 @@ def _statements() -> dict:
         "orders": select(OrderSet).where(OrderSet.game_id == g,
                                          OrderSet.phase_seq == bindparam("seq"))
         .order_by(OrderSet.role, OrderSet.id),
+    }
+
+
+_ENTITY = {"game": "game", "game_wait": "game", "game_skip": "game", "players": "player",
+           "open_phase": "phase", "open_phases": "phase", "orders": "order_set"}
+"""The statements of :func:`_statements` that select row objects, with their table: a
+:class:`~pbem.store.core.CoreSession` runs their Core twins instead (:func:`_rows`)."""
+
+
+def _core_statements() -> dict:
+    """The Core statements built once: the sealed values and settings, the log block insert,
+    and the Core twins of the row lookups (``game_core`` ...: :func:`_rows`)."""
+    from sqlalchemy import bindparam, or_
+
+    g = bindparam("g")
+    setting, sealed = Setting.__table__, Sealed.__table__
+    sealed_key = (sealed.c.game_id == g, sealed.c.owner == bindparam("o"),
+                  sealed.c.purpose == bindparam("p"))
+    game, player, phase, orders = (Game.__table__, Player.__table__, Phase.__table__,
+                                   OrderSet.__table__)
+    game_core = select(game).where(game.c.id == g)
+    open_or_latest = select(phase).join(game, game.c.id == phase.c.game_id).where(
+        or_(phase.c.status == "open", phase.c.seq == game.c.phase_seq))
+    return {
+        "game_core": game_core, "game_wait_core": game_core.with_for_update(),
+        "game_skip_core": game_core.with_for_update(skip_locked=True),
+        "players_core": select(player).where(player.c.game_id == g).order_by(player.c.seat),
+        "open_phase_core": open_or_latest.where(phase.c.game_id == g),
+        "open_phases_core": open_or_latest.order_by(phase.c.deadline_at),
+        "orders_core": select(orders).where(orders.c.game_id == g,
+                                            orders.c.phase_seq == bindparam("seq"))
+        .order_by(orders.c.role, orders.c.id),
         "sealed": select(sealed).where(sealed.c.game_id == g, sealed.c.purpose.in_(
             bindparam("purposes", expanding=True))),
         "sealed_update": sealed.update().where(*sealed_key).values(
@@ -63,13 +95,31 @@ def _statements() -> dict:
 _MAX_ID: dict = {}
 """``{table name: SELECT max(id)}`` (:func:`new_ids`)."""
 
-_q = built_once(_statements)
-"""The statement of a name of :func:`_statements`."""
+_entity_q = built_once(_statements)
+_core_q = built_once(_core_statements)
+
+
+def _q(name: str):
+    """The statement of a name of :func:`_statements` or :func:`_core_statements`."""
+    return _entity_q(name) if name in _ENTITY else _core_q(name)
 
 
 def _rows(s: Session, name: str, **params) -> list:
-    """The row objects (the single entity) the statement ``name`` selects with ``params``."""
-    return s.execute(_q(name), params).scalars().all()
+    """The row objects (the single entity) the statement ``name`` selects with ``params``; for
+    a :class:`~pbem.store.core.CoreSession`, :class:`~pbem.store.core.Record` objects from
+    the Core twin ``name + "_core"``, each row's MAC checked as the ORM's load event checks
+    it (pbem.store.integrity.check_loaded: RowTampered)."""
+    if type(s) is not CoreSession:
+        return s.execute(_q(name), params).scalars().all()
+    from pbem.store.integrity import check_loaded
+
+    table = _ENTITY[name]
+    out = []
+    for row in s.execute(_core_q(name + "_core"), params):
+        values = row._mapping
+        check_loaded(s, table, values)
+        out.append(Record(table, values))
+    return out
 
 
 # ---------------------------------------------------------------- games and players
@@ -79,7 +129,8 @@ def get_game(s: Session, game_id: str, *, lock: bool = False) -> Game | None:
     (``FOR UPDATE SKIP LOCKED``: a game another worker holds is skipped, DESIGN.md "Storage");
     SQLite's ``BEGIN IMMEDIATE`` already serialises writers."""
     name = "game_skip" if lock and s.get_bind().dialect.name == "postgresql" else "game"
-    return s.execute(_q(name), {"g": game_id}).scalars().first()
+    found = _rows(s, name, g=game_id)
+    return found[0] if found else None
 
 
 def claim_game(s: Session, game_id: str, *, wait: bool = False) -> Game | None:
@@ -95,13 +146,20 @@ def claim_game(s: Session, game_id: str, *, wait: bool = False) -> Game | None:
     name = "game"
     if s.get_bind().dialect.name == "postgresql":
         name = "game_wait" if wait else "game_skip"
-    return s.execute(_q(name), {"g": game_id}).scalars().first()
+    found = _rows(s, name, g=game_id)
+    return found[0] if found else None
 
 
 def game_exists(s: Session, game_id: str) -> bool:
     """Whether the game ``game_id`` exists (its row is not loaded: no MAC to check)."""
     t = Game.__table__
     return s.execute(select(t.c.id).where(t.c.id == game_id)).first() is not None
+
+
+def setting_value(s: Session, key: str) -> str | None:
+    """The value of the setting ``key``, or None when it is unset (a Core statement: no row
+    object)."""
+    return s.execute(_q("setting"), {"k": key}).scalar()
 
 
 def swap_setting(s: Session, key: str, value: str) -> str | None:
@@ -309,8 +367,8 @@ def nonces_used(s: Session, game_id: str) -> dict[str, set[str]]:
     with the roles that sent it: ``{nonce: {role, ...}}`` (a nonce is used once per game:
     docs/signing.md, section 10). One query per game and ingest batch."""
     used: dict[str, set[str]] = {}
-    for nonce, role in s.exec(select(OrderSet.nonce, OrderSet.role)
-                              .where(OrderSet.game_id == game_id)):
+    t = OrderSet.__table__
+    for nonce, role in s.execute(select(t.c.nonce, t.c.role).where(t.c.game_id == game_id)):
         used.setdefault(nonce, set()).add(role)
     return used
 
@@ -323,19 +381,20 @@ def pending_messages(s: Session, *, retry_errors: bool = False) -> list[int]:
     (verdicts ``error`` and ``unreadable``). Only ids: a row
     whose archived copy is damaged must not stop the query."""
     states = ("pending", "error", "unreadable") if retry_errors else ("pending",)
-    return list(s.exec(select(Message.id).where(Message.verdict.in_(states))
-                       .order_by(Message.id)))
+    t = Message.__table__
+    return list(s.execute(select(t.c.id).where(t.c.verdict.in_(states)).order_by(t.c.id))
+                .scalars())
 
 
-def archived_message(s: Session, message_id: int) -> tuple[Message, bytes]:
-    """(the message's row without its archived copy, the sealed archived copy). Raises
-    whatever the database raises for a damaged copy (e.g. a blob stored as text that is not
-    UTF-8), so the caller can report that one message and go on."""
-    from sqlalchemy.orm import defer
-
-    row = s.exec(select(Message).options(defer(Message.blob))
-                 .where(Message.id == message_id)).one()
-    blob = s.exec(select(Message.blob).where(Message.id == message_id)).one()
+def archived_message(s: Session, message_id: int) -> tuple[Record, bytes]:
+    """(the message's row without its archived copy, as a Record; the sealed archived copy).
+    Raises whatever the database raises for a damaged copy (e.g. a blob stored as text that
+    is not UTF-8), so the caller can report that one message and go on."""
+    t = Message.__table__
+    row = s.execute(select(*[c for c in t.c if c.name != "blob"])
+                    .where(t.c.id == message_id)).one()
+    row = Record("message", row._mapping)
+    blob = s.execute(select(t.c.blob).where(t.c.id == message_id)).scalar_one()
     if not isinstance(blob, bytes):
         raise TypeError(f"the archived copy is stored as {type(blob).__name__}, not bytes")
     return row, blob
@@ -368,6 +427,11 @@ def append_log(s: Session, game: Game, lines: Iterable[str], head: str) -> None:
             "game_id": game.id, "first_seq": game.log_count + 1,
             "last_seq": game.log_count + len(lines), "encoding": block[0],
             "prev": game.log_head, "blob": block[1]}])
+    if isinstance(game, Record):  # read by a CoreSession: one UPDATE, with the new MAC
+        from pbem.store.integrity import update_row
+
+        update_row(s, game, log_count=game.log_count + len(lines), log_head=head)
+        return
     game.log_count += len(lines)
     game.log_head = head
     s.add(game)
@@ -405,10 +469,10 @@ def count_mail_to(s: Session, kind: str, address: str, *, since: datetime) -> in
     ``since``: the rate limit of rejections (docs/mail.md, ``rejections_per_hour``)."""
     from sqlalchemy import func
 
-    q = select(func.count()).select_from(Outbox).where(
-        Outbox.kind == kind, func.lower(Outbox.to_addr) == address.lower(),
-        Outbox.created_at >= since)
-    return int(s.exec(q).one())
+    t = Outbox.__table__
+    q = select(func.count()).select_from(t).where(
+        t.c.kind == kind, func.lower(t.c.to_addr) == address.lower(), t.c.created_at >= since)
+    return int(s.execute(q).scalar_one())
 
 
 # ---------------------------------------------------------------- protected bulk writes
@@ -480,10 +544,31 @@ def insert_protected(s: Session, model, rows: list[dict], written: set | None = 
 
 
 def supersede_orders(s: Session, ids: list[int]) -> None:
-    """Mark the stored order sets ``ids`` superseded. They were loaded in this session (the
+    """Mark the stored order sets ``ids`` superseded. In an ORM session they were loaded (the
     judge read them as the orders in force), so this reads nothing; the unit of work writes the
-    status and the new MACs at the next flush."""
+    status and the new MACs at the next flush. In a CoreSession each is read (its MAC
+    checked) and updated with its new MAC."""
+    if type(s) is CoreSession:
+        from pbem.store.integrity import update_row
+
+        for record in _order_records(s, ids):
+            update_row(s, record, status="superseded")
+        return
     for oid in ids:
         row = s.get(OrderSet, oid)
         row.status = "superseded"
         s.add(row)
+
+
+def _order_records(s: Session, ids: list[int]) -> list[Record]:
+    """The order sets ``ids`` as Records, their MACs checked (RowTampered)."""
+    from pbem.store.integrity import check_loaded
+
+    if not ids:
+        return []
+    t = OrderSet.__table__
+    out = []
+    for row in s.execute(select(t).where(t.c.id.in_(ids)).order_by(t.c.id)):
+        check_loaded(s, "order_set", row._mapping)
+        out.append(Record("order_set", row._mapping))
+    return out
