@@ -50,13 +50,16 @@ from __future__ import annotations
 import os
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import ArgumentError
 
 from pbem.store.core import CoreSession
+
+if TYPE_CHECKING:
+    from pbem.store.orm import Session
 
 SCHEMA_HEAD = "0007_log_blocks"
 """The Alembic revision this code expects; ``pbem init``/``pbem upgrade`` bring a database to it."""

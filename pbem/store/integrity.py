@@ -20,9 +20,9 @@ ORM ``load`` event: :class:`RowTampered`; :func:`check_loaded` for a row read wi
 ORM), computed when the unit of work inserts or updates one (``before_insert``/
 ``before_update``; a row whose id the database assigns gets it right after its INSERT; the
 events are registered when the ORM is loaded: :func:`listen_orm_events`), by
-:func:`insert_rows` for bulk inserts and by :func:`update_row` for an update without the ORM. Without a key, protected rows
-can be neither read nor written (:class:`RowKeyMissing`). A session that saw a tampered row
-cannot commit, even if the caller swallowed the error.
+:func:`insert_rows` for bulk inserts and by :func:`update_row` for an update without the
+ORM. Without a key, protected rows can be neither read nor written (:class:`RowKeyMissing`).
+A session that saw a tampered row cannot commit, even if the caller swallowed the error.
 
 Not detected by per-row MACs: a deleted row, and a whole row (or database) put back as it was
 at an earlier time.
