@@ -36,11 +36,11 @@ def game(referee, players, clock):
     return referee
 
 
-def _ingest_in_a_new_process(referee, tmp_path, raw: bytes) -> str:
-    path = tmp_path / "mail.eml"
-    path.write_bytes(raw)
+def _in_a_new_process(referee, *args: str) -> str:
+    """What ``pbem --home HOME ARGS`` prints, run in a new process, then whether it loaded the
+    ORM."""
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, "--home", str(referee.home.path), "ingest", str(path)],
+        [sys.executable, "-c", PROBE, "--home", str(referee.home.path), *args],
         capture_output=True, text=True, env=pbem_env(referee.home.path), timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]
     return done.stdout
@@ -51,10 +51,23 @@ def test_judging_a_mail_loads_no_orm(game, players, clock, tmp_path, role, expec
     from conftest import Player
 
     signer = players["red"] if role == "red" else Player("red", seed="mallory", referee=game)
-    raw = signer.signed("h1", 1, "dig", "dig 13", issued=clock()).encode()
-    out = _ingest_in_a_new_process(game, tmp_path, raw)
+    path = tmp_path / "mail.eml"
+    path.write_bytes(signer.signed("h1", 1, "dig", "dig 13", issued=clock()).encode())
+    out = _in_a_new_process(game, "ingest", str(path))
     assert expected in out
     assert "orm loaded: False" in out
+
+
+def test_status_and_a_cron_run_with_nothing_due_load_no_orm(game, clock):
+    # the window of h1 closes days after the clock: nothing is due, no reminder either
+    now = ["--now", clock().isoformat()]
+    out = _in_a_new_process(game, *now, "status")
+    assert "h1" in out and "orm loaded: False" in out
+    out = _in_a_new_process(game, *now, "process", "--due")
+    assert "nothing to process" in out and "orm loaded: False" in out
+    clock.advance(days=30)  # past the deadline and the grace: h1's window is resolved
+    out = _in_a_new_process(game, "--now", clock().isoformat(), "process", "--due")
+    assert "1.dig" in out and "orm loaded: True" in out
 
 
 def test_a_tampered_game_row_stops_the_judge(game, players, clock):

@@ -108,7 +108,7 @@ def start_run(db, now: datetime, game_id: str | None = None) -> tuple[datetime |
     once per run (by the parent, when several workers share the run). On SQLite a run of one
     named game records itself in that game's transaction instead
     (:func:`process_named_game`). Raises NotFound for a ``game_id`` that is no game."""
-    with db.write() as s:  # the writer of the run's record: one at a time (DESIGN.md "Storage")
+    with db.write(orm=False) as s:  # the run's record: one writer at a time (DESIGN.md "Storage")
         previous = _record_run(s, now, game_id)
         if game_id is not None:
             return previous, [game_id]
@@ -161,19 +161,26 @@ def _process_one(db, sealer, gid: str, *, now, entropy, force, accept_late, last
                  wait_lock: bool = False, record_run: bool = False) -> list | None:
     """:func:`process_game` (this name is what bench/bench_phase.py times); with
     ``record_run``, :func:`process_named_game`."""
-    # PostgreSQL: writers of other games run at once; one of this game is skipped, not waited for
-    with db.write(games=[gid], skip_busy=not wait_lock) as s:
-        game = repo.claim_game(s, gid, wait=wait_lock)
+    # PostgreSQL: writers of other games run at once; one of this game is skipped, not waited
+    # for. The game is looked at through Core statements first (Records), and through the ORM
+    # only when there is something to do: a cron run that finds nothing due loads no ORM.
+    with db.write(games=[gid], skip_busy=not wait_lock, orm=False) as core:
+        game = repo.claim_game(core, gid, wait=wait_lock)
         if record_run:
-            last_run = _record_run(s, now, gid, game is not None)
+            last_run = _record_run(core, now, gid, game is not None)
         if game is None:
             return None
         if game.status != "active" or game.paused_at is not None:
             return []
-        phase = repo.open_phase(s, gid)
+        phase = repo.open_phase(core, gid)
         if phase is None:
             return []
         window = Window.from_json(json.loads(phase.window_json))
+        held = repo.accepted_orders(core, gid, phase.seq)
+        if not force and _idle(game, phase, window, held, now):
+            return []
+        s = core.orm  # the same transaction, the game already claimed: its rows as objects
+        game, phase = repo.get_game(s, gid), repo.open_phase(s, gid)
         held = repo.accepted_orders(s, gid, phase.seq)
         for_phase = getattr(entropy, "for_phase", None)
         if for_phase is not None:
@@ -190,6 +197,18 @@ def _process_one(db, sealer, gid: str, *, now, entropy, force, accept_late, last
             phase, held, force = nxt, [], False
             window = Window.from_json(json.loads(nxt.window_json))
         return results
+
+
+def _idle(game, phase, window: Window, held: list, now: datetime) -> bool:
+    """True when :func:`_step` would do nothing for the open window at ``now``: it is not
+    ready (:func:`is_ready`) and no reminder is due (:func:`_remind`)."""
+    from pbem.engine.schedule import reminders_due
+
+    schedule = game_schedule(game)
+    if is_ready(window, held, phase, schedule, now):
+        return False
+    sent = json.loads(phase.reminded_json or "[]")
+    return not reminders_due(phase.opened_at, phase.deadline_at, schedule.remind, sent, now)
 
 
 def _step(s, sealer, game, phase, window, held, *, now, entropy, force, accept_late,

@@ -317,8 +317,12 @@ class Referee(MailCommands, GameAdmin, LogQueries):
         from pbem.store import repo
 
         out = []
-        with self.db.read() as s:
-            games = [self.game(game_id)] if game_id else repo.list_games(s)
+        with self.db.read(orm=False) as s:  # rows as Records: no ORM to load (issue 11)
+            if game_id:
+                game = repo.get_game(s, game_id)
+                if game is None:
+                    raise NotFound(f"no game {game_id!r} (see `pbem status`)")
+            games = [game] if game_id else repo.list_games(s)
             for g in games:
                 item = {"game": g.id, "ruleset": g.ruleset, "title": g.title, "status": g.status,
                         "created": format_time(g.created_at),

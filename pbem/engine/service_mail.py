@@ -134,7 +134,7 @@ class MailCommands:
         from pbem.engine.headers import format_time
         from pbem.store import outbox as store
 
-        with self.db.read() as s:
+        with self.db.read(orm=False) as s:
             counts, _tampered = store.by_game(s)
         return {gid: {"queued": c["queued"],
                       "failed": [{"id": r.id, "kind": r.kind, "to": r.to_addr,

@@ -174,6 +174,20 @@ def swap_setting(s: Session, key: str, value: str) -> str | None:
 
 
 def list_games(s: Session, *, active_only: bool = False) -> list[Game]:
+    """Every game (or every active one), oldest first; Records, MACs checked, for a
+    CoreSession."""
+    if type(s) is CoreSession:
+        from pbem.store.integrity import check_loaded
+
+        t = Game.__table__
+        q = select(t).order_by(t.c.created_at, t.c.id)
+        if active_only:
+            q = q.where(t.c.status == "active")
+        out = []
+        for row in s.execute(q):
+            check_loaded(s, "game", row._mapping)
+            out.append(Record("game", row._mapping))
+        return out
     q = select(Game).order_by(Game.created_at, Game.id)
     if active_only:
         q = q.where(Game.status == "active")
