@@ -111,11 +111,16 @@ def _rows(s: Session, name: str, **params) -> list:
     it (pbem.store.integrity.check_loaded: RowTampered)."""
     if type(s) is not CoreSession:
         return s.execute(_q(name), params).scalars().all()
+    return _records(s, _ENTITY[name], _core_q(name + "_core"), params)
+
+
+def _records(s: Session, table: str, statement, params: dict | None = None) -> list[Record]:
+    """The rows of the protected ``table`` a Core ``statement`` selects (every column), as
+    Records, each MAC checked (pbem.store.integrity.check_loaded: RowTampered)."""
     from pbem.store.integrity import check_loaded
 
-    table = _ENTITY[name]
     out = []
-    for row in s.execute(_core_q(name + "_core"), params):
+    for row in s.execute(statement, params):
         values = row._mapping
         check_loaded(s, table, values)
         out.append(Record(table, values))
@@ -177,17 +182,9 @@ def list_games(s: Session, *, active_only: bool = False) -> list[Game]:
     """Every game (or every active one), oldest first; Records, MACs checked, for a
     CoreSession."""
     if type(s) is CoreSession:
-        from pbem.store.integrity import check_loaded
-
         t = Game.__table__
         q = select(t).order_by(t.c.created_at, t.c.id)
-        if active_only:
-            q = q.where(t.c.status == "active")
-        out = []
-        for row in s.execute(q):
-            check_loaded(s, "game", row._mapping)
-            out.append(Record("game", row._mapping))
-        return out
+        return _records(s, "game", q.where(t.c.status == "active") if active_only else q)
     q = select(Game).order_by(Game.created_at, Game.id)
     if active_only:
         q = q.where(Game.status == "active")
@@ -576,13 +573,7 @@ def supersede_orders(s: Session, ids: list[int]) -> None:
 
 def _order_records(s: Session, ids: list[int]) -> list[Record]:
     """The order sets ``ids`` as Records, their MACs checked (RowTampered)."""
-    from pbem.store.integrity import check_loaded
-
     if not ids:
         return []
     t = OrderSet.__table__
-    out = []
-    for row in s.execute(select(t).where(t.c.id.in_(ids)).order_by(t.c.id)):
-        check_loaded(s, "order_set", row._mapping)
-        out.append(Record("order_set", row._mapping))
-    return out
+    return _records(s, "order_set", select(t).where(t.c.id.in_(ids)).order_by(t.c.id))
