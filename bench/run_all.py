@@ -16,6 +16,11 @@ The targets, by the issue that set them:
   bench_altassar.py, bench_game.py attackforce); ``pbem --help`` under 0.3 s
   (bench_cold_start.py); ``verify_log`` under 1 s per 100,000 rolls (bench_verify.py).
 
+Before and after, it times a reference workload of code pbem does not change (a new
+interpreter importing SQLAlchemy: :func:`machine_reference`) and prints it in the summary's
+heading: this machine's speed moves by a quarter or more within an hour, and two runs compare
+only beside their references.
+
 Each benchmark runs in its own process, one after the other (never two at once: they would
 compete for the two cores), with this interpreter; its output is shown as it comes. Each line
 of the table is read from the script's output by a pattern of its own, so a script whose output
@@ -42,6 +47,7 @@ import argparse
 import os
 import platform
 import re
+import statistics
 import subprocess
 import sys
 import time
@@ -285,12 +291,35 @@ def rows_of(bench: Bench, status: int, out: str, quick: bool) -> list[tuple[str,
     return rows
 
 
-def print_table(rows: list, quick: bool, load: tuple[float, float]) -> None:
+REFERENCE = [sys.executable, "-c", "import sqlalchemy"]
+"""The machine's speed reference: a new interpreter importing SQLAlchemy (bytecode cached),
+code pbem does not change and most of what a short pbem command costs."""
+
+
+def machine_reference(runs: int = 9) -> float:
+    """Median wall seconds of :data:`REFERENCE` over ``runs`` new processes (after one untimed
+    run). Printed before and after the benchmarks: this machine's speed moves by a quarter or
+    more from one hour to the next (bench/README.md), and two runs of run_all.py compare only
+    beside their references."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run(REFERENCE, check=True, env=env)
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(REFERENCE, check=True, env=env)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def print_table(rows: list, quick: bool, load: tuple[float, float],
+                reference: tuple[float, float]) -> None:
     """The summary: one row per line, the notes last."""
     heads = ("benchmark", "measured", "target", "result")
     widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(heads)]
     print(f"\nsummary ({'quick: - marks a target for the full workload only; ' if quick else ''}"
-          f"load average {load[0]:.2f} before, {load[1]:.2f} after; {os.cpu_count()} CPUs)")
+          f"load average {load[0]:.2f} before, {load[1]:.2f} after; {os.cpu_count()} CPUs; "
+          f"machine reference, `python -c 'import sqlalchemy'`: {reference[0]:.3f} s before, "
+          f"{reference[1]:.3f} s after)")
     for row in [heads + ("note",)] + rows:
         cells = [f"{c:<{w}}" for c, w in zip(row[:4], widths, strict=True)]
         print(("  " + "  ".join(cells) + "  " + row[4]).rstrip())
@@ -314,9 +343,10 @@ def main(argv: list[str] | None = None) -> int:
 
     started = datetime.now(timezone.utc)
     load_before = os.getloadavg()
+    reference_before = machine_reference()
     print(f"pbem benchmarks, {started:%Y-%m-%d %H:%M} UTC; {revision()}; Python "
           f"{platform.python_version()}, {os.cpu_count()} CPUs, {platform.machine()}; load "
-          f"average {load_before[0]:.2f}")
+          f"average {load_before[0]:.2f}; machine reference {reference_before:.3f} s")
     rows = []
     for bench in benches:
         if not (HERE / bench.script).exists():
@@ -328,7 +358,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[{bench.script}: exit {status}, {seconds:.0f} s]", flush=True)
         rows += rows_of(bench, status, out, args.quick)
 
-    print_table(rows, args.quick, (load_before[0], os.getloadavg()[0]))
+    print_table(rows, args.quick, (load_before[0], os.getloadavg()[0]),
+                (reference_before, machine_reference()))
     results = {r[3] for r in rows}
     if results & {"FAIL", "SKIP"}:
         print("not complete: " + ", ".join(sorted({r[0] for r in rows
