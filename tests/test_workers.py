@@ -71,13 +71,15 @@ def _new_home(folder: Path, url: str | None = None, clock=None, entropy=None) ->
     return ref
 
 
-def _add_games(ref: Referee, ids: list[str], *, orders: bool, first: int = 0) -> None:
-    """Hunts ``ids`` (red and blue); with ``orders`` both players' orders for the first window
-    (game ``first + n`` digs :func:`hole`)."""
+def _add_games(ref: Referee, ids: list[str], *, orders: bool, first: int = 0,
+               schedule=None) -> None:
+    """Hunts ``ids`` (red and blue), with ``schedule`` (None: the legacy one); with ``orders``
+    both players' orders for the first window (game ``first + n`` digs :func:`hole`)."""
     players = {r: Player(r, referee=ref) for r in ROLES}
     for gid in ids:
         ref.new_game(GameSpec(ruleset="hunt", game_id=gid,
-                              players=tuple(players[r].spec() for r in ROLES), options={}))
+                              players=tuple(players[r].spec() for r in ROLES), options={},
+                              schedule=schedule))
     if orders:
         ref.ingest([incoming(players[r].signed(gid, 1, "dig", f"dig {hole(i, r)}",
                                                issued=ref.clock()))
@@ -255,13 +257,20 @@ def test_two_commands_at_once_share_the_games(small_template, tmp_path, pg_url):
 def test_ingest_beside_the_workers_loses_no_mail(small_template, tmp_path, pg_url):
     """`pbem ingest` of orders for 24 more games while two workers resolve 40 (each phase
     made 0.1 s longer, so that they are still at it): every message archived, accepted and
-    given a receipt, and the orders that stand are the latest each player sent (used by the
-    phase if it resolved in the run, else by the next run)."""
+    given a receipt, and the orders that stand are the latest each player sent, used when
+    their windows close. The 24 games do not close their windows early: else a worker could
+    resolve one on the first orders in while the later ones were still coming (a slow ingest
+    on a loaded machine), and those would be refused as late, as they should be."""
+    from dataclasses import replace
+
+    from pbem.engine.schedule import Schedule
+
     due = [f"w{i:03d}" for i in range(SMALL)]
     ref = pg_copy(small_template, tmp_path / "home", pg_url)
     ref.clock = lambda: START
     waiting = [f"x{i:02d}" for i in range(24)]
-    _add_games(ref, waiting, orders=False)
+    _add_games(ref, waiting, orders=False,
+               schedule=replace(Schedule.legacy(72 * 3600, 24 * 3600), close_early=False))
     players = {r: Player(r, referee=ref) for r in ROLES}
     mails = tmp_path / "mail"
     mails.mkdir()
@@ -292,8 +301,8 @@ def test_ingest_beside_the_workers_loses_no_mail(small_template, tmp_path, pg_ur
     receipts = counts(ref, "outbox", "WHERE kind = 'receipt'")
     assert sum(receipts[g] for g in waiting) == sent
     assert counts(ref, "order_set") == Counter({**{g: 2 for g in due}, **{g: 6 for g in waiting}})
-    ref.clock = lambda: RUN_AT
-    ref.process()  # the waiting games the run did not reach
+    ref.clock = lambda: START + timedelta(hours=73)  # past their deadline: every one closes
+    assert sorted(r.game for r in ref.process() if r.game in waiting) == waiting
     for gid, lines in logs(ref, waiting).items():
         assert resolved_once(lines, "1.dig"), gid
         kinds = [o.get("kind") for o in lines if o["type"] == "event"]
