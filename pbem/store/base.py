@@ -72,15 +72,18 @@ class UTCDateTime(types.TypeDecorator):
 
 
 class _RowType(type):
-    """The metaclass of :class:`Row`: looking up a column attribute of a row class that is not
-    mapped yet (``Game.id`` in a query) maps the row classes first (:func:`ensure_mapped`)."""
+    """The metaclass of :class:`Row`: using a row class that is not mapped yet in a query maps
+    the row classes first (:func:`ensure_mapped`): looking up a column attribute (``Game.id``),
+    or naming the class itself (``select(OrderSet)``, ``select_from(Outbox)``: SQLAlchemy asks
+    the class for ``__clause_element__`` first, and finding none, inspects its mapping)."""
 
     def __getattr__(cls, name: str):
         table = cls.__dict__.get("__table__")
-        if table is None or _MAPPING or name not in table.columns or cls not in _UNMAPPED:
+        cue = name == "__clause_element__" or (table is not None and name in table.columns)
+        if table is None or _MAPPING or not cue or cls not in _UNMAPPED:
             raise AttributeError(f"type object {cls.__name__!r} has no attribute {name!r}")
         ensure_mapped()
-        return getattr(cls, name)
+        return getattr(cls, name)  # __clause_element__: AttributeError, the class now mapped
 
 
 class Row(metaclass=_RowType):
@@ -134,7 +137,9 @@ def ensure_mapped() -> None:
     """Import the ORM and map every row class recorded by :func:`mapped` (once; the module
     doc says when it is called). The ORM's own structures are built here too, with the
     cyclic garbage collector off, then frozen out of its reach (see
-    pbem.cli._loading_modules)."""
+    pbem.cli._loading_modules); whatever else is alive at that moment is frozen with them (a
+    command's objects so far, when the first game with work or the first receipt sent again
+    maps the classes: once per process, and only reference cycles among them stay)."""
     global _MAPPING
     if _MAPPING:
         return

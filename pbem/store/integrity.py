@@ -207,14 +207,25 @@ def update_row(s, record, **changes) -> None:
     :class:`pbem.store.core.Record` read and checked in the transaction of ``s``), in memory
     and in the database, with the row's new MAC, in one UPDATE by its primary key: what the
     ORM's unit of work does for a row object (:func:`_before_write`). RowKeyMissing without
-    a row key."""
+    a row key. RuntimeError when the ORM session of ``s`` holds the same row as an object:
+    one of the two would then write a MAC over values the other has changed, and the row
+    would fail its next check."""
     table = record.table_name
     key = session_key(s, table, "write")
+    t = _MODELS[table].__table__
+    orm = getattr(s, "_orm", None)  # a CoreSession's joined ORM session, if it was made
+    if orm is not None:
+        from sqlalchemy.orm.util import identity_key
+
+        ident = identity_key(_MODELS[table], tuple(getattr(record, c.name)
+                                                   for c in t.primary_key.columns))
+        if ident in orm.identity_map:
+            raise RuntimeError(f"update_row: the row {table} {ident[1]} is also held as an ORM "
+                               "object in this transaction; change it through one of them")
     for name, value in changes.items():
         setattr(record, name, value)
     values = record.values()
     record.mac = row_mac(key, table, values)
-    t = _MODELS[table].__table__
     s.execute(update(t).where(*[c == values[c.name] for c in t.primary_key.columns])
               .values(mac=record.mac, **changes))
 
