@@ -144,6 +144,31 @@ def bfs(m, a, b):
     return None
 
 
+def test_olympica_12_3_the_retreat_ring_at_two_hexes():
+    # an inner hex has 12 hexes at distance two (6 per step of radius), none nearer or farther;
+    # by hand: two rows up or down the same column, and the same row two columns across
+    m = grid()
+    ring = m.ring("0707", 2)
+    assert len(ring) == 12 and len(set(ring)) == 12
+    assert "0705" in ring and "0709" in ring and "0507" in ring and "0907" in ring
+    assert "0706" not in ring and "0707" not in ring and "0710" not in ring
+    assert m.ring("0707", 0) == ("0707",)
+    assert set(m.ring("0707", 1)) == set(m.neighbours("0707"))
+    assert len(m.ring("0101", 2)) < 12  # a corner: the ring is cut by the map's edges
+    with pytest.raises(ValueError):
+        m.ring("0707", -1)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 9), st.sampled_from(["even-low", "odd-low"]),
+       st.integers(0, 4), st.data())
+def test_ring_is_every_hex_at_exactly_n_bfs_steps(columns, rows, offset, n, data):
+    m = grid(columns, rows, offset)
+    a = data.draw(st.sampled_from(m.labels()))
+    assert set(m.ring(a, n)) == {b for b in m.labels() if bfs(m, a, b) == n}
+    assert list(m.ring(a, n)) == sorted(m.ring(a, n), key=hexgrid.label_key)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.integers(1, 12), st.integers(1, 12), st.sampled_from(["even-low", "odd-low"]),
        st.data())

@@ -292,6 +292,14 @@ class HexMap:
         out.sort(key=hexgrid.label_key)
         return tuple(out)
 
+    def ring(self, label: str, n: int) -> tuple[str, ...]:
+        """The hexes of this map exactly ``n`` steps from ``label``, in label order: the ring a
+        unit retreating two hexes must end on (Olympica 12.3: "any one of the ring formed at
+        two hexes' distance from the retreating unit's original hex"); ``n`` = 0 gives
+        ``label`` itself. At most ``6 * n`` hexes, fewer at the map's edges. Raises
+        ``ValueError`` for a negative ``n`` and ``KeyError`` for a hex off the map."""
+        return tuple(h for h in self.within(label, n) if self.distance(label, h) == n)
+
     def line_direction(self, a: str, b: str) -> str | None:
         """The direction of the straight line from ``a`` through ``b`` (so that ``b`` is the
         last hex of ``line(a, direction, distance(a, b))``), or None when ``a == b`` or no
