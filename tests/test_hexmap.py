@@ -155,6 +155,10 @@ def test_olympica_12_3_the_retreat_ring_at_two_hexes():
     assert m.ring("0707", 0) == ("0707",)
     assert set(m.ring("0707", 1)) == set(m.neighbours("0707"))
     assert len(m.ring("0101", 2)) < 12  # a corner: the ring is cut by the map's edges
+    # docs/maps.md: the ring of 2 around 0504 is the 19 hexes within 2 less the 7 within 1
+    assert set(m.ring("0504", 2)) == set(m.within("0504", 2)) - set(m.within("0504", 1))
+    assert (len(m.within("0504", 2)), len(m.within("0504", 1)), len(m.ring("0504", 2))) == \
+        (19, 7, 12)
     with pytest.raises(ValueError):
         m.ring("0707", -1)
 
