@@ -82,3 +82,37 @@ def test_3_1_unit_table(data, unit, strength, movement, range_, ranged):
         strength, movement, range_, ranged)
     assert u["source"]
 
+
+
+@pytest.mark.parametrize("name, turns, web, un", [
+    ("introductory", 4,                                    # 4.1
+     {"generator": 1, "strongpoint": 2, "web-infantry": 10, "dummy": 3},
+     {"un-laser-tank": 3, "un-heavy-infantry": 9, "un-light-infantry": 3}),
+    ("advanced", 8,                                        # 4.2
+     {"generator": 1, "strongpoint": 4, "web-infantry": 17, "dummy": 4},
+     {"un-laser-tank": 6, "un-heavy-infantry": 19, "un-light-infantry": 4, "un-lifter": 3,
+      "un-boar": 1}),
+    ("short-advanced", 6,                                  # 4.3: U.N. as in 4.2
+     {"generator": 1, "strongpoint": 4, "web-infantry": 17, "dummy": 0},
+     {"un-laser-tank": 6, "un-heavy-infantry": 19, "un-light-infantry": 4, "un-lifter": 3,
+      "un-boar": 1}),
+])
+def test_4_scenario_forces_and_lengths(data, name, turns, web, un):
+    s = data["scenarios"][name]
+    assert (s["turns"], s["web"], s["un"]) == (turns, web, un)
+    assert s["source"].startswith("rulebook 4.")
+
+
+def test_4_2_and_5_4_tunnels_and_the_23_infantry(data):
+    for name in ("advanced", "short-advanced"):
+        s = data["scenarios"][name]
+        # 4.2, 13.2: four Tunnel Mouths in 1717, 1818, 1010 and 1011, four more markers later
+        assert sorted(s["fixed_mouths"]) == ["1010", "1011", "1717", "1818"]
+        assert s["free_tunnels"] == 4
+        # 5.4: "The U.N. will always have 23 infantry"
+        assert s["un"]["un-heavy-infantry"] + s["un"]["un-light-infantry"] == 23
+    assert data["scenarios"]["advanced"]["free_tunnels_when"] == "tunnel-phase"  # 13.2
+    assert data["scenarios"]["short-advanced"]["free_tunnels_when"] == "setup"   # 4.3
+    assert data["scenarios"]["short-advanced"]["face_up"] is True                # 4.3
+    assert data["scenarios"]["introductory"]["free_tunnels"] == 0                # 4.1
+    assert all(kind in data["units"] for s in data["scenarios"].values() for kind in s["un"])
