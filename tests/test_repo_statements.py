@@ -16,8 +16,8 @@ from pbem.store.models import Message, Sealed
 @pytest.fixture
 def fresh_statements(monkeypatch):
     """The process as it starts: no statement built yet."""
-    monkeypatch.setattr(repo, "_entity_q", built_once(repo._statements))
-    monkeypatch.setattr(repo, "_core_q", built_once(repo._core_statements))
+    monkeypatch.setattr(repo, "_q", built_once(repo._statements))
+    monkeypatch.setattr(repo, "_entity_q", built_once(repo._entity_statements))
     monkeypatch.setattr(repo, "_MAX_ID", {})
 
 

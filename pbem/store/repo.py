@@ -25,59 +25,49 @@ if TYPE_CHECKING:
 
 # ---------------------------------------------------------------- statements built once
 
-def _statements() -> dict:
-    """The lookups every phase makes, built once with bound parameters (``g``: the game id):
-    building an ORM statement and its cache key cost more than SQLite's own work on these
-    indexed lookups (issue 11; the reports' lookups do the same: pbem.store.reports). Those
-    named in :data:`_ENTITY` select row objects (the ORM); the others are Core statements,
-    built without loading the ORM (:func:`_core_statements`)."""
+def _lookups(game, player, phase, orders, columns) -> dict:
+    """The row lookups of :data:`_ENTITY`, over ``game``, ``player``, ``phase`` and ``orders``:
+    the tables (Core statements, ``columns`` = ``lambda t: t.c``) or the row classes (ORM
+    statements, ``columns`` = ``lambda t: t``). One definition, so that both forms run the
+    same SQL (the phases read by ``open_phase``: see there)."""
     from sqlalchemy import bindparam, or_
 
     g = bindparam("g")
-    game = select(Game).where(Game.id == g)
-    open_or_latest = select(Phase).join(Game, Game.id == Phase.game_id).where(
-        or_(Phase.status == "open", Phase.seq == Game.phase_seq))
+    gc, pc, ph, oc = columns(game), columns(player), columns(phase), columns(orders)
+    game_row = select(game).where(gc.id == g)
+    open_or_latest = select(phase).join(game, gc.id == ph.game_id).where(
+        or_(ph.status == "open", ph.seq == gc.phase_seq))
     return {
-        "game": game, "game_wait": game.with_for_update(),
-        "game_skip": game.with_for_update(skip_locked=True),
-        "players": select(Player).where(Player.game_id == g).order_by(Player.seat),
-        "open_phase": open_or_latest.where(Phase.game_id == g),
-        "open_phases": open_or_latest.order_by(Phase.deadline_at),
-        "orders": select(OrderSet).where(OrderSet.game_id == g,
-                                         OrderSet.phase_seq == bindparam("seq"))
-        .order_by(OrderSet.role, OrderSet.id),
+        "game": game_row, "game_wait": game_row.with_for_update(),
+        "game_skip": game_row.with_for_update(skip_locked=True),
+        "players": select(player).where(pc.game_id == g).order_by(pc.seat),
+        "open_phase": open_or_latest.where(ph.game_id == g),
+        "open_phases": open_or_latest.order_by(ph.deadline_at),
+        "orders": select(orders).where(oc.game_id == g, oc.phase_seq == bindparam("seq"))
+        .order_by(oc.role, oc.id),
     }
 
 
-_ENTITY = {"game": "game", "game_wait": "game", "game_skip": "game", "players": "player",
-           "open_phase": "phase", "open_phases": "phase", "orders": "order_set"}
-"""The statements of :func:`_statements` that select row objects, with their table: a
-:class:`~pbem.store.core.CoreSession` runs their Core twins instead (:func:`_rows`)."""
+_ENTITY = {"game": Game, "game_wait": Game, "game_skip": Game, "players": Player,
+           "open_phase": Phase, "open_phases": Phase, "orders": OrderSet}
+"""The lookups of :func:`_lookups`, with the row class each selects."""
 
 
-def _core_statements() -> dict:
-    """The Core statements built once: the sealed values and settings, the log block insert,
-    and the Core twins of the row lookups (``game_core`` ...: :func:`_rows`)."""
-    from sqlalchemy import bindparam, or_
+def _statements() -> dict:
+    """The statements built once with bound parameters (``g``: the game id): building a
+    statement and its cache key cost more than SQLite's own work on these indexed lookups
+    (issue 11; the reports' lookups do the same: pbem.store.reports). Core statements, built
+    without loading the ORM: the sealed values, the settings, the log block insert, and the
+    row lookups (:func:`_lookups`), which a CoreSession runs (:func:`_rows`)."""
+    from sqlalchemy import bindparam
 
     g = bindparam("g")
     setting, sealed = Setting.__table__, Sealed.__table__
     sealed_key = (sealed.c.game_id == g, sealed.c.owner == bindparam("o"),
                   sealed.c.purpose == bindparam("p"))
-    game, player, phase, orders = (Game.__table__, Player.__table__, Phase.__table__,
-                                   OrderSet.__table__)
-    game_core = select(game).where(game.c.id == g)
-    open_or_latest = select(phase).join(game, game.c.id == phase.c.game_id).where(
-        or_(phase.c.status == "open", phase.c.seq == game.c.phase_seq))
     return {
-        "game_core": game_core, "game_wait_core": game_core.with_for_update(),
-        "game_skip_core": game_core.with_for_update(skip_locked=True),
-        "players_core": select(player).where(player.c.game_id == g).order_by(player.c.seat),
-        "open_phase_core": open_or_latest.where(phase.c.game_id == g),
-        "open_phases_core": open_or_latest.order_by(phase.c.deadline_at),
-        "orders_core": select(orders).where(orders.c.game_id == g,
-                                            orders.c.phase_seq == bindparam("seq"))
-        .order_by(orders.c.role, orders.c.id),
+        **_lookups(Game.__table__, Player.__table__, Phase.__table__, OrderSet.__table__,
+                   lambda t: t.c),
         "sealed": select(sealed).where(sealed.c.game_id == g, sealed.c.purpose.in_(
             bindparam("purposes", expanding=True))),
         "sealed_update": sealed.update().where(*sealed_key).values(
@@ -92,26 +82,28 @@ def _core_statements() -> dict:
     }
 
 
+def _entity_statements() -> dict:
+    """The row lookups of :func:`_lookups` over the row classes, selecting row objects (the
+    statements an ORM session runs; building them loads the ORM)."""
+    return _lookups(Game, Player, Phase, OrderSet, lambda t: t)
+
+
 _MAX_ID: dict = {}
 """``{table name: SELECT max(id)}`` (:func:`new_ids`)."""
 
-_entity_q = built_once(_statements)
-_core_q = built_once(_core_statements)
-
-
-def _q(name: str):
-    """The statement of a name of :func:`_statements` or :func:`_core_statements`."""
-    return _entity_q(name) if name in _ENTITY else _core_q(name)
+_q = built_once(_statements)
+"""The statement of a name of :func:`_statements`."""
+_entity_q = built_once(_entity_statements)
 
 
 def _rows(s: Session, name: str, **params) -> list:
-    """The row objects (the single entity) the statement ``name`` selects with ``params``; for
-    a :class:`~pbem.store.core.CoreSession`, :class:`~pbem.store.core.Record` objects from
-    the Core twin ``name + "_core"``, each row's MAC checked as the ORM's load event checks
-    it (pbem.store.integrity.check_loaded: RowTampered)."""
+    """The rows the lookup ``name`` of :data:`_ENTITY` selects with ``params``: row objects
+    in an ORM session; in a :class:`~pbem.store.core.CoreSession`,
+    :class:`~pbem.store.core.Record` objects, each row's MAC checked as the ORM's load event
+    checks it (pbem.store.integrity.check_loaded: RowTampered)."""
     if type(s) is not CoreSession:
-        return s.execute(_q(name), params).scalars().all()
-    return _records(s, _ENTITY[name], _core_q(name + "_core"), params)
+        return s.execute(_entity_q(name), params).scalars().all()
+    return _records(s, _ENTITY[name].__tablename__, _q(name), params)
 
 
 def _records(s: Session, table: str, statement, params: dict | None = None) -> list[Record]:
