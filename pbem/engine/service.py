@@ -295,12 +295,16 @@ class Referee(MailCommands, GameAdmin, LogQueries):
         finally:
             self.db.checkpoint_after_command()
 
-    def game(self, game_id: str):
-        """The game row, or NotFound."""
+    def game(self, game_id: str, session=None):
+        """The game row, or NotFound; read in ``session`` when given (a Record in a
+        CoreSession), else in a read transaction of its own."""
         from pbem.store import repo
 
-        with self.db.read() as s:
-            game = repo.get_game(s, game_id)
+        if session is not None:
+            game = repo.get_game(session, game_id)
+        else:
+            with self.db.read() as s:
+                game = repo.get_game(s, game_id)
         if game is None:
             raise NotFound(f"no game {game_id!r} (see `pbem status`)")
         return game
@@ -318,11 +322,7 @@ class Referee(MailCommands, GameAdmin, LogQueries):
 
         out = []
         with self.db.read(orm=False) as s:  # rows as Records: no ORM to load (issue 11)
-            if game_id:
-                game = repo.get_game(s, game_id)
-                if game is None:
-                    raise NotFound(f"no game {game_id!r} (see `pbem status`)")
-            games = [game] if game_id else repo.list_games(s)
+            games = [self.game(game_id, s)] if game_id else repo.list_games(s)
             for g in games:
                 item = {"game": g.id, "ruleset": g.ruleset, "title": g.title, "status": g.status,
                         "created": format_time(g.created_at),

@@ -83,10 +83,6 @@ class CoreSession:
             return result.scalars()
         return result
 
-    def scalar(self, statement, params=None):
-        """The first column of the first row, or None."""
-        return self.execute(statement, params).scalar()
-
     def get_bind(self):
         return self._conn.engine
 
