@@ -1,0 +1,178 @@
+"""The random bot (``bot_orders``): legal orders chosen from the role's own view.
+
+Candidate lines are made for the window (placements, drops of three mutually adjacent hexes,
+moves toward the enemy or the dotted area, ranged attacks on what is in range, a compulsion),
+shuffled with ``rng``, and each is kept only when the whole order set with it still meets no
+problem in :func:`~.checking.check` (the dry run the receipts use), so the bot's orders raise
+no problem when sent.
+"""
+
+from __future__ import annotations
+
+from pbem.boards.levels import Place
+
+from . import checking
+from .orders import VERBS
+from .setup import placement_problem
+from .state import UN, WEB, from_view
+
+MAX_LINES = 24
+
+
+def _ok(s, role: str, lines: list) -> bool:
+    orders, problems = VERBS.parse(role, None, "\n".join(lines), 1)
+    return not problems and not checking.check(s, role, orders)
+
+
+def bot_orders(view: dict, window, role: str, rng) -> str:
+    """An order body for ``role`` in ``window``, from ``view`` and ``rng`` only."""
+    s = from_view(view)
+    if window.phase == "setup":
+        return "\n".join(_setup(s, rng)) + "\n"
+    if window.phase == "forces":
+        if rng.random() < 0.3:
+            return ("substitute infantry" if role == WEB else "substitute light 2") + "\n"
+        return "\n"
+    cands = _candidates(s, role, window, rng)
+    rng.shuffle(cands)
+    lines: list = []
+    for c in cands:
+        if len(lines) >= MAX_LINES:
+            break
+        if _ok(s, role, lines + [c]):
+            lines.append(c)
+    return "\n".join(lines) + "\n"
+
+
+def _setup(s, rng) -> list:
+    """Every Web marker placed near the dotted area, the free tunnels of 4.3 too."""
+    dotted = list(s.board.group("dotted"))
+    near = sorted({h for d in dotted for h in s.board.within(d, 4)})
+    lines = []
+    order = sorted(s.web, key=lambda m: s.kinds[m] != "generator")
+    for m in order:
+        pool = dotted if s.kinds[m] == "generator" else near
+        for _ in range(60):
+            h = rng.choice(pool)
+            if placement_problem(s, m, Place(h)) is None:
+                s.web[m].update(status="map", hex=h, level="surface")
+                lines.append(f"place {m} {h}")
+                break
+    if s.scenario.get("free_tunnels_when") == "setup":
+        lines += _tunnels(s, rng, s.tunnels_left or 0)
+    return lines
+
+
+def _tunnels(s, rng, n: int) -> list:
+    out = []
+    t = s.tunnel_map()
+    hexes = sorted({nb for h in s.tunnels for nb in s.board.neighbours(h)} - set(s.tunnels))
+    rng.shuffle(hexes)
+    for h in hexes:
+        if len(out) >= n:
+            break
+        kind = "mouth" if s.board.terrain(h) in ("cliff", "incline") and rng.random() < 0.5 \
+            else "deep"
+        if t.placement_problem(s.board, h, kind) is None and not any(
+                s.kinds.get(m) == "strongpoint" and r["hex"] == h for m, r in s.web.items()):
+            t = t.with_marker(h, kind)
+            out.append(f"tunnel {kind} {h}")
+    return out
+
+
+def _target(s, role: str) -> str:
+    """Where the role's units head: the Generator's hex when known, else the dotted area."""
+    gen = s.generator()
+    if role == UN and gen and s.web[gen]["status"] == "map":
+        return s.web[gen]["hex"]
+    dotted = s.board.group("dotted")
+    return dotted[len(dotted) // 2]
+
+
+def _drops(s, rng, n: int) -> list:
+    reserve = [u for u, r in s.un.items() if r["status"] == "reserve"]
+    rng.shuffle(reserve)
+    centre = _target(s, UN)
+    area = list(s.board.within(centre, 6))
+    out = []
+    for i in range(min(n, (len(reserve) + 2) // 3)):
+        units = reserve[3 * i: 3 * i + 3]
+        for _ in range(20):
+            h = rng.choice(area)
+            nbs = list(s.board.neighbours(h))
+            rng.shuffle(nbs)
+            pair = next(((a, b) for a in nbs for b in nbs if a < b and s.board.adjacent(a, b)),
+                        None)
+            if pair is None:
+                continue
+            hexes = [h, *pair][:len(units)]
+            out.append("drop " + " ".join(f"{u} {x}" for u, x in zip(units, hexes)))
+            break
+    return out
+
+
+def _path(s, side: str, uid: str, goal: str, rng) -> list:
+    here = s.rec(side, uid)["hex"]
+    steps = s.utype(side, uid).movement
+    path = []
+    for _ in range(rng.randint(1, max(1, steps))):
+        nbs = sorted(s.board.neighbours(here), key=lambda n: (s.board.distance(n, goal),
+                                                               rng.random()))
+        if not nbs or s.board.distance(nbs[0], goal) >= s.board.distance(here, goal):
+            break
+        here = nbs[0]
+        path.append(here)
+    return path
+
+
+def _fires(s, role: str) -> list:
+    enemy = s.other(role)
+    out = []
+    shooters = [u for u in s.on_map(role) if s.kind(role, u) and s.is_unit(role, u)
+                and s.utype(role, u).ranged]
+    for t in s.on_map(enemy):
+        if s.is_unit(enemy, t) is False:
+            continue
+        by = [u for u in shooters if s.board.distance(s.rec(role, u)["hex"],
+                                                      s.rec(enemy, t)["hex"])
+              <= s.utype(role, u).range]
+        if by:
+            out.append(f"fire {t} by {' '.join(by[:3])}")
+    return out
+
+
+def _candidates(s, role: str, window, rng) -> list:
+    if window.phase == "compel":
+        out = []
+        for i, d in enumerate(s.drops, 1):
+            h = d["units"][0][1]
+            out += [f"compel-drop {i} {x}" for x in s.board.within(h, 2) if x != h][:4]
+        return out
+    if window.phase == "drop":
+        return _drops(s, rng, 3)
+    out = []
+    enemy = s.other(role)
+    if role == UN:
+        out += _drops(s, rng, 2)
+    goal = _target(s, role)
+    for u in s.on_map(role):
+        if not s.kind(role, u) or not s.is_unit(role, u) or s.kind(role, u) == "un-lifter":
+            continue
+        if s.utype(role, u).movement == 0:
+            continue
+        foes = [s.rec(enemy, f)["hex"] for f in s.on_map(enemy)]
+        g = goal if role == UN or not foes else min(
+            foes, key=lambda h: s.board.distance(h, s.rec(role, u)["hex"]))
+        path = _path(s, role, u, g, rng)
+        if path:
+            out.append(f"move {u} {' '.join(path)}")
+            if s.kind(role, u) == "un-light-infantry":
+                out.append(f"move2 {u} {path[0]}")
+    out += _fires(s, role)
+    if role == WEB and not s.broken:
+        for u in s.on_map(UN)[:6]:
+            h = s.un[u]["hex"]
+            out.append(f"compel {u} {rng.choice(s.board.neighbours(h))}")
+    if role == WEB and s.advanced and s.tunnels_left:
+        out += _tunnels(s, rng, 1)
+    return out
