@@ -76,7 +76,7 @@ def assault(run, side: str, uid: str, enemy: str, defender: str, depth: int = 0)
     column = s.rules["assault_column"]
 
     def roll(why: str) -> int:
-        return run.roll(f"close assault at {s.place(side, uid)}: {why}")
+        return run.roll(f"{why} (at {s.place(side, uid)})")
 
     ex = close_assault(s.rules.crt, column, roll,
                        may_stay={ASSAULTING: _may_stay(s, side, uid),

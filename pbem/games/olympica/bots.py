@@ -19,8 +19,8 @@ from .state import UN, WEB, from_view
 MAX_LINES = 24
 
 
-def _ok(s, role: str, lines: list) -> bool:
-    orders, problems = VERBS.parse(role, None, "\n".join(lines), 1)
+def _ok(s, role: str, window, lines: list) -> bool:
+    orders, problems = VERBS.parse(role, window, "\n".join(lines), 1)
     return not problems and not checking.check(s, role, orders)
 
 
@@ -39,7 +39,7 @@ def bot_orders(view: dict, window, role: str, rng) -> str:
     for c in cands:
         if len(lines) >= MAX_LINES:
             break
-        if _ok(s, role, lines + [c]):
+        if _ok(s, role, window, lines + [c]):
             lines.append(c)
     return "\n".join(lines) + "\n"
 

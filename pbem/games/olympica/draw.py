@@ -2,10 +2,11 @@
 :class:`~pbem.boards.drawing.Drawing` from which the text map of the mail reports and the SVG
 map of the HTML reports are both drawn.
 
-Text cells (2 characters): a terrain mark (``.`` clear, ``:`` incline, ``^`` cliff; ``O`` /
-``o`` a Tunnel Mouth / a Deep Tunnel, ``D`` a drilled mouth) then the top counter (``?`` a
+Text cells (1 character, so that the 30 columns fit a mail line): the top counter (``?`` a
 face-down Web counter, ``w`` Web Infantry, ``S`` Strongpoint, ``G`` the Generator, ``d`` a
-dummy; U.N.: ``H``, ``L``, ``T``, ``F``, ``B``). SVG: the terrain colours, the dotted area and
+dummy; U.N.: ``H``, ``L``, ``T``, ``F``, ``B``), else the tunnel (``O`` / ``o`` a Tunnel Mouth
+/ a Deep Tunnel, ``D`` a drilled mouth), else the terrain (``.`` clear, ``:`` incline, ``^``
+cliff); the counters are listed by hex under the map. SVG: the terrain colours, the dotted area and
 the entry edges outlined, counters in their side's colour (a face-down Web counter shows its
 blank back and marker). Everything comes from the view, never from hidden facts.
 """
@@ -79,8 +80,7 @@ def draw(v: dict) -> Drawing:
     spaces = dict(base)
     for h in (marks.keys() | pieces.keys() | s.tunnels.keys()) & base.keys():
         b = base[h]
-        first = TUNNEL_MARK.get(s.tunnels.get(h), b.text)
-        text = first + (marks[h][0] if h in marks else "")
+        text = marks[h][0] if h in marks else TUNNEL_MARK.get(s.tunnels.get(h), b.text)
         title = b.title + (f", {s.tunnels[h]} tunnel" if h in s.tunnels else "")
         spaces[h] = (Space(b.terrain, text, title, tuple(pieces[h]), b.special) if h in pieces
                      else plain_space(b.terrain, text, title, b.special))
@@ -88,7 +88,7 @@ def draw(v: dict) -> Drawing:
               "Web: ? face down  w infantry  S strongpoint  G generator  d dummy   U.N.: H heavy"
               "  L light infantry  T laser tank  F lifter  B BOAR")
     return Drawing(board=s.board, spaces=spaces, fills=FILLS, legend=legend,
-                   notes=tuple(_notes(s)), text_width=2, sides=SIDES, specials=SPECIALS)
+                   notes=tuple(_notes(s)), text_width=1, sides=SIDES, specials=SPECIALS)
 
 
 def _notes(s) -> list:

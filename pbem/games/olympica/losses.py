@@ -72,8 +72,9 @@ def enters_hex(run, side: str, uid: str, h: str, how: str) -> bool:
     kind = s.un[uid]["kind"]
     if kind in UN_FRAGILE and terrain in ("cliff", "incline") and not (
             kind == "un-lifter" and how == "move"):
-        eliminate(run, UN, uid, f"{'a Lifter' if kind == 'un-lifter' else 'the BOAR'} in a "
-                  f"{terrain} hex (7.4.3, 14.3, 17.1, 18.3)", "eliminated")
+        eliminate(run, UN, uid, f"{'a Lifter' if kind == 'un-lifter' else 'the BOAR'} in "
+                  f"{'an' if terrain == 'incline' else 'a'} {terrain} hex (7.4.3, 14.3, 17.1, "
+                  f"18.3)", "eliminated")
         return False
     if not s.rules.terrain[terrain]["avalanche"] or kind in UN_FRAGILE:
         return True

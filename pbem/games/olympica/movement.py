@@ -152,7 +152,8 @@ def _flush(run, side: str, uid: str, went: list) -> None:
 def end_check(run, o, side: str, uid: str) -> None:
     """After a move: a unit may not end its movement on a friendly unit (7.2, 9.0)."""
     s = run.s
-    if s.rec(side, uid)["status"] != "map":
+    table = s.un if side == UN else s.web
+    if uid not in table or table[uid]["status"] != "map":
         return
     place = s.place(side, uid)
     others = [u for u in s.counters_at(side, place) if u != uid and s.is_unit(side, u)]

@@ -21,8 +21,7 @@ from __future__ import annotations
 
 from pbem.engine.ruleset import Event, Order, Resolution, Window
 
-from . import movement, setup as setup_mod
-from .lazy import drops, lifters, ranged, tunnels
+from . import drops, lifters, movement, ranged, setup as setup_mod, tunnels
 from .run import Run
 from .state import UN, WEB, State, normalise
 from .victory import end_of_game, evacuated

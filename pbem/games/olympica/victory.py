@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pbem.engine.ruleset import Event
 
-from .state import UN, WEB, State
+from .state import UN, WEB, WEB_NAMES, State
 
 
 def _generator(s: State) -> str | None:
@@ -72,6 +72,7 @@ def end_of_game(s: State, events: list) -> None:
     s.stage = "over"
     s.reveal = dict(s.kinds)
     events.append(Event("reveal", "The markers were: " + ", ".join(
-        f"{m} {k}" for m, k in sorted(s.kinds.items())) + ".", data={"kinds": dict(s.kinds)}))
+        f"{m} {WEB_NAMES[k]}" for m, k in sorted(s.kinds.items())) + ".",
+        data={"kinds": dict(s.kinds)}))
     events.append(Event("end", f"Game over: {s.outcome['reason']}.",
                         data={"winners": list(s.outcome["winners"])}))
