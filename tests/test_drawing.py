@@ -124,7 +124,7 @@ def test_space_tooltip_and_marks():
     (lambda: Piece("x", role="Not A Class"), "not a CSS class"),
     (lambda: Drawing(board=pond(), fills={"water": "blue"}), "not a colour"),
     (lambda: Drawing(board=pond(), legend=("two\nlines",)), "line break"),
-    (lambda: Drawing(board=pond(), text_width=1), "at least 2"),
+    (lambda: Drawing(board=pond(), text_width=0), "at least 1"),
 ])
 def test_a_bad_drawing_is_refused_with_the_reason(make, words):
     with pytest.raises(DrawingError, match=words):

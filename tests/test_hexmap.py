@@ -300,6 +300,17 @@ def test_ascii_map_odd_low_puts_odd_columns_on_the_second_line():
     assert ascii_map(m, lambda h: h) == "     01   02\n01       0201\n    0101\n"
 
 
+def test_ascii_map_one_character_cells_write_the_column_numbers_on_two_lines():
+    # a 30-column map in a 78-character mail line (Olympica's stand-in map): one character a
+    # hex, two a column; column 10's number is "1" above "0"
+    m = grid(11, 1)
+    assert ascii_map(m, lambda h: "x", width=1) == (
+        "    0 0 0 0 0 0 0 0 0 1 1\n"
+        "    1 2 3 4 5 6 7 8 9 0 1\n"
+        "01  x   x   x   x   x   x\n"
+        "      x   x   x   x   x\n")
+
+
 def test_ascii_map_refuses_bad_cells():
     m = grid(2, 2)
     with pytest.raises(ValueError, match="0101"):

@@ -214,7 +214,8 @@ class Drawing:
     - ``legend``: lines of text explaining the cells and marks, printed under the text map.
     - ``notes``: further lines printed after the legend (the pieces by space, the hands...),
       already laid out by the ruleset (no line break inside a line).
-    - ``text_width``: the characters of one cell of the text map (at least 2).
+    - ``text_width``: the characters of one cell of the text map (at least 1; 1 writes the
+      column numbers of a hex map on two lines, tens above units).
     - ``link_colours``: the SVG colour (``#rgb`` or ``#rrggbb``) of the lines the SVG map of a
       board of squares draws for each link kind (``"tunnel"``); a kind without one is drawn
       :data:`LINK_COLOUR`.
@@ -268,8 +269,8 @@ class Drawing:
             if "\n" in line or "\r" in line:
                 raise DrawingError(f"legend or note line {line!r} holds a line break: give "
                                    f"one line per entry")
-        if self.text_width < 2:
-            raise DrawingError(f"text width {self.text_width!r}: expected at least 2")
+        if self.text_width < 1:
+            raise DrawingError(f"text width {self.text_width!r}: expected at least 1")
 
     def space(self, label: str) -> Space:
         """The :class:`Space` drawn at ``label`` (a blank one when the ruleset gave none)."""

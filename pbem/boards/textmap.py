@@ -29,14 +29,15 @@ def ascii_map(hexmap: HexMap, cell: Callable[[str], str], width: int = 4) -> str
     """Draw ``hexmap`` as text, each hex's cell given by ``cell(label)``.
 
     Returns the drawing as lines joined by ``"\\n"`` (with no trailing spaces and a final
-    newline). Raises ``ValueError`` when ``width`` is below 2 or when ``cell`` returns text that
+    newline). A ``width`` of 1 (a wide map in a mail line) writes each column number on two
+    header lines, its tens above its units. Raises ``ValueError`` when ``width`` is below 1 or
+    when ``cell`` returns text that
     is not ASCII, holds a line break, or is longer than ``width`` (the message quotes the label
     and the text). The layout of a map (which hexes share a text line, where each cell starts)
     is made once per map shape and width (:func:`_layout`); a call only fills in the cells.
     """
-    if width < 2:
-        raise ValueError(f"cell width {width!r}: expected at least 2 characters (a column "
-                         f"number needs two)")
+    if width < 1:
+        raise ValueError(f"cell width {width!r}: expected at least 1 character")
     header, rows = _layout(hexmap.columns, hexmap.rows, hexmap.offset, width)
     lines = [header]
     good = _GOOD.setdefault(width, set())  # cells already checked (a map uses a few dozen)
@@ -77,9 +78,15 @@ def _layout(columns: int, rows: int, offset: str, width: int) -> tuple:
     slot = width + 1
     margin = 4  # "01  "
     header = [" "] * (margin + slot * columns)
+    units = [" "] * (margin + slot * columns)
     for c in range(1, columns + 1):
-        start = margin + (c - 1) * slot + (width - 2) // 2
-        header[start:start + 2] = f"{c:02d}"
+        start = margin + (c - 1) * slot + max(0, (width - 2) // 2)
+        if width >= 2:
+            header[start:start + 2] = f"{c:02d}"
+        else:  # one character a column: the tens above the units
+            header[start], units[start] = f"{c:02d}"
+    if width < 2:
+        header = list("".join(header).rstrip() + "\n" + "".join(units))
     low = {c: hexgrid.is_low_column(c, offset) for c in range(1, columns + 1)}
     out = []
     for r in range(1, rows + 1):
