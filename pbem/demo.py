@@ -113,12 +113,15 @@ def _new_database(db_url: str | None):
 
 
 def run_demo(ruleset_name: str = "atlantis", *, players: int | None = None, out_dir: Path | None = None,
-             seed: int | None = None, echo=None, db_url: str | None = None) -> dict:
+             seed: int | None = None, echo=None, db_url: str | None = None,
+             options: dict | None = None) -> dict:
     """Play one game to the end (see module docstring). Returns ``{"out", "game", "phases",
     "mails", "winners", "log", "verified", "status", "index", "db"}`` (``index``: the path of
     ``out/index.html``, linking every report; :func:`write_index`; ``db``: the database URL
     used). ``db_url``: the referee's database (a SQLAlchemy URL, e.g. a new PostgreSQL
-    database) instead of ``out/home/pbem.db``; it must not hold a game of the demo's id."""
+    database) instead of ``out/home/pbem.db``; it must not hold a game of the demo's id.
+    ``options``: the game's options (``{"scenario": "advanced"}``), as ``pbem game new
+    --option`` takes them; the ruleset's defaults when None."""
     import secrets
 
     from pbem.crypto.envelope import sign_text
@@ -174,7 +177,7 @@ def run_demo(ruleset_name: str = "atlantis", *, players: int | None = None, out_
     game_id = f"{ruleset_name[:3]}-demo"
     with _new_database(db_url):
         created = referee.new_game(GameSpec(ruleset=ruleset_name, game_id=game_id,
-                                            players=tuple(seats), options={},
+                                            players=tuple(seats), options=dict(options or {}),
                                             referee_address="referee@judge.example"))
     say(f"game {game_id} created ({rs.title}, players {', '.join(roles)}); "
         f"setup report {created['report_path']}")

@@ -123,12 +123,7 @@ def game_new(obj, ruleset, game_id, players, options, deadline, short_deadline, 
                                 str(path), zone_of.pop(role, None), encrypt=role in encrypt))
     if zone_of:
         raise click.BadParameter(f"no player with role {', '.join(zone_of)}", param_hint="--zone")
-    opts = {}
-    for o in options:
-        k, eq, v = o.partition("=")
-        if not eq:
-            raise click.BadParameter(f"expected K=V, found {o!r}", param_hint="--option")
-        opts[k.strip()] = v.strip()
+    opts = option_pairs(options)
     schedule = _schedule(deadline, short_deadline, game_zone, grace, min_window, close_early,
                          remind)
     spec = GameSpec(ruleset=ruleset, game_id=game_id, players=tuple(seats), options=opts,
@@ -174,3 +169,15 @@ def _schedule(deadline, short_deadline, zone, grace, min_window, close_early, re
     except ScheduleError as e:
         raise click.BadParameter(str(e), param_hint="--tz" if "zone" in str(e) else None) \
             from None
+
+
+def option_pairs(options) -> dict:
+    """``--option K=V`` values (a tuple of strings) as ``{K: V}``; ``click.BadParameter``
+    quoting one without ``=``. Shared by `pbem game new` and `pbem demo`."""
+    opts = {}
+    for o in options:
+        k, eq, v = o.partition("=")
+        if not eq:
+            raise click.BadParameter(f"expected K=V, found {o!r}", param_hint="--option")
+        opts[k.strip()] = v.strip()
+    return opts
