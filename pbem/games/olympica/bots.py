@@ -30,8 +30,11 @@ def bot_orders(view: dict, window, role: str, rng) -> str:
     if window.phase == "setup":
         return "\n".join(_setup(s, rng)) + "\n"
     if window.phase == "forces":
-        if rng.random() < 0.3:
-            return ("substitute infantry" if role == WEB else "substitute light 2") + "\n"
+        if rng.random() < 0.5:
+            for line in (["substitute infantry", "substitute strongpoint"] if role == WEB
+                         else ["substitute light 2", "substitute heavy 1"]):
+                if _ok(s, role, window, [line]):
+                    return line + "\n"
         return "\n"
     cands = _candidates(s, role, window, rng)
     rng.shuffle(cands)
@@ -175,4 +178,70 @@ def _candidates(s, role: str, window, rng) -> list:
             out.append(f"compel {u} {rng.choice(s.board.neighbours(h))}")
     if role == WEB and s.advanced and s.tunnels_left:
         out += _tunnels(s, rng, 1)
+    if role == WEB:
+        out += _entries(s, rng)
+        out += [f"reveal {m}" for m in s.on_map(WEB)
+                if s.kinds.get(m) == "strongpoint" and not s.web[m].get("face_up")][:1]
+    else:
+        out += _lifts(s, rng)
+        out += [f"drill {u}" for u in s.on_map(UN) if s.un[u]["kind"] == "un-boar"
+                and s.tunnels.get(s.un[u]["hex"]) == "deep" and s.un[u]["level"] == "surface"]
+    if s.option("demolition"):
+        out += [f"demolish {u} {nb}" for u in s.on_map(role)
+                if s.rec(role, u)["level"] != "surface"
+                for nb in s.board.neighbours(s.rec(role, u)["hex"])[:1]]
+    return out
+
+
+def _walk(s, start: str, goal: str, n: int) -> list:
+    """Up to ``n`` hexes from ``start`` toward ``goal`` (ties by label)."""
+    here, out = start, []
+    for _ in range(n):
+        if here == goal:
+            break
+        here = min(s.board.neighbours(here), key=lambda x: (s.board.distance(x, goal), x))
+        out.append(here)
+    return out
+
+
+def _entries(s, rng) -> list:
+    """Web reinforcements (21.0): from a hex of this turn's edge, two hexes inward."""
+    from .movement import entry_edge
+    edge = list(s.board.group(entry_edge(s)))
+    centre = _target(s, WEB)
+    out = []
+    for m, r in s.web.items():
+        if r["status"] == "eliminated" and s.kinds.get(m) == "web-infantry":
+            h = rng.choice(edge)
+            out.append(f"enter {m} {h} {' '.join(_walk(s, h, centre, 2))}".strip())
+    return out[:4]
+
+
+def _lifts(s, rng) -> list:
+    """A Lifter flies to a friendly unit, picks it up and sets it down nearer the goal; or,
+    when it may evacuate the Generator (18.4), carries it off the nearest edge."""
+    out = []
+    goal = _target(s, UN)
+    for f in s.on_map(UN):
+        if s.un[f]["kind"] != "un-lifter":
+            continue
+        here = s.un[f]["hex"]
+        if f in s.evacuation:
+            edge = min((h for h in s.board.labels() if len(s.board.neighbours(h)) < 6),
+                       key=lambda h: (s.board.distance(here, h), h))
+            route = _walk(s, here, edge, 24)
+            out.append(f"lift {f} +gen {' '.join(route)} off")
+        others = [u for u in s.on_map(UN) if u != f and s.un[u]["kind"] != "un-lifter"
+                  and s.un[u]["level"] == "surface"]
+        if not others:
+            continue
+        u = rng.choice(others)
+        there = s.un[u]["hex"]
+        leg1 = _walk(s, here, there, 25)
+        leg2 = _walk(s, there, goal, rng.randint(2, 6))
+        if leg2:
+            last = leg2[-1]
+            nxt = _walk(s, last, here, 1)
+            out.append(f"lift {f} {' '.join(leg1)} +{u} {' '.join(leg2)} -{u} "
+                       f"{' '.join(nxt)}".replace("  ", " "))
     return out

@@ -33,7 +33,7 @@ def new_state(roles: list, options: dict, data: dict, board, chance) -> tuple[St
         m = f"W{i:02d}"
         s.kinds[m] = kind
         s.web[m] = {"status": "box", "hex": None, "level": "surface", "dust": False,
-                    "face_up": sc["face_up"], "kind": kind if sc["face_up"] else None}
+                    "face_up": False, "kind": None}
     _un_forces(s, sc["un"])
     s.tunnels = {h: MOUTH for h in sc.get("fixed_mouths", [])}
     s.tunnels_left = sc.get("free_tunnels", 0)
@@ -181,8 +181,13 @@ def place_rest(run, sent: bool) -> None:
 
 
 def setup_done(run) -> None:
-    """The public event of the Web setup: every marker's place (never its kind)."""
+    """The public event of the Web setup: every marker's place (never its kind, unless the
+    scenario sets up face up, 4.3: then every counter is turned face up now, after the
+    substitutions of 5.4)."""
     s = run.s
+    if s.scenario["face_up"]:
+        for m, r in s.web.items():
+            r.update(face_up=True, kind=s.kinds[m])
     where = ", ".join(f"{m} {Place(r['hex'], r['level'])}" for m, r in s.web.items()
                       if r["status"] == "map")
     run.event("web-setup", f"The Web sets up (5.2): {where}.")
