@@ -39,8 +39,8 @@ class OlympicaRuleset(PackageRuleset):
     def rules_text(self, data: dict, options: dict | None = None) -> str:
         """The unit table, the CRT (unverified rows marked) and the Terrain Effects, then
         every value with its source."""
-        return (f"{self.title}: the rules tables\n\n" + texts.rules_tables(data) + "\n"
-                + super().rules_text(data, options))
+        head, _, rest = super().rules_text(data, options).partition("\n\n")
+        return f"{head}\n\n{texts.rules_tables(data)}\nEvery value with its source\n\n{rest}"
 
     check_data = staticmethod(check_data)
     check_map = staticmethod(check_map)

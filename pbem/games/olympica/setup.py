@@ -13,7 +13,7 @@ from pbem.engine.ruleset import Event
 
 from . import losses
 from .data import check_options
-from .state import UN, UN_PREFIX, WEB, State, _rules, normalise
+from .state import UN, UN_PREFIX, WEB, WEB_NAMES, State, _rules, normalise
 
 WEB_ORDER = ("generator", "strongpoint", "web-infantry", "dummy")
 
@@ -37,7 +37,7 @@ def new_state(roles: list, options: dict, data: dict, board, chance) -> tuple[St
     _un_forces(s, sc["un"])
     s.tunnels = {h: MOUTH for h in sc.get("fixed_mouths", [])}
     s.tunnels_left = sc.get("free_tunnels", 0)
-    counts = ", ".join(f"{n} {k}" for k, n in sc["web"].items() if n)
+    counts = ", ".join(f"{n} {WEB_NAMES[k]}" for k, n in sc["web"].items() if n)
     events = [Event("setup", f"Olympica, the {s.options['scenario']} scenario: "
                     f"{sc['turns']} Game-Turns (4.0). The Web has {len(kinds)} counters "
                     f"({'face up' if sc['face_up'] else 'face down'}, 5.2): "

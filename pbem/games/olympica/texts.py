@@ -90,14 +90,15 @@ def rules_tables(data: dict) -> str:
 
 def stand_ins(data: dict, options: dict, board) -> list:
     """The stand-ins and house rules in force for the setup report: the stand-in map, every
-    value marked ``stand-in`` or changed by house rules, and the CRT cells that are an
-    unverified transcription (GAMES.md)."""
+    value marked ``stand-in``, ``derived`` (the Strongpoint row, the Web's counter mix) or
+    changed by house rules, and the CRT cells that are an unverified transcription
+    (GAMES.md)."""
     out = []
     if getattr(board, "stand_in", False):
         where = getattr(board, "map_source", "")
         out.append(f"Map: {board.name}: {where}" if where else f"Map: {board.name}")
     out.extend(sourced.show_entry(e) for e in sourced.walk_sources(data)
-               if sourced.in_force(e.source))
+               if sourced.in_force(e.source) or e.source.startswith("derived"))
     cells = [f"{die}/{col}" for die, col, cell in Rules.from_data(data).crt.cells()
              if "unverified" in cell.source]
     if cells:
