@@ -46,22 +46,31 @@ def enter_enemy(run, side: str, uid: str, depth: int = 0) -> None:
         run.assaulted.update((enemy, f) for f in units)
         return
     units = [f for f in foes if s.is_unit(enemy, f)]
-    if not units:  # only the Generator and dummies (Web counters)
-        for f in foes:
-            kind = s.kinds.get(f)
-            if kind == "dummy":
-                losses.reveal(run, f, "close assaulted")
-                losses.eliminate(run, WEB, f, "a dummy, removed when attacked (20.0)",
-                                 "removed")
-            elif kind == "generator":
-                losses.reveal(run, f, "captured")
-                run.event("captured", f"{s.name(side, uid)} captures the Web Generator at "
-                          f"{place} (11.0).", unit=uid, hex=str(place))
-        losses.note_generator(run)
-        return
-    defender = units[0]
-    assault(run, side, uid, enemy, defender, depth)
+    if units:
+        assault(run, side, uid, enemy, units[0], depth)
+        r = s.rec(side, uid)
+        if r["status"] != "map" or s.place(side, uid) != place:
+            return
+    _markers(run, side, uid, place)
     losses.note_generator(run)
+
+
+def _markers(run, side: str, uid: str, place) -> None:
+    """``uid`` holds ``place`` with no enemy unit left in it: the Web's other counters there
+    are met as 11.0 says, a dummy removed (20.0), the Generator captured (turned face up:
+    "If the only Web unit in the hex is the Web Generator, it is considered captured")."""
+    s = run.s
+    if side != UN:
+        return
+    for f in s.counters_at(WEB, place):
+        kind = s.kinds.get(f)
+        if kind == "dummy":
+            losses.reveal(run, f, "close assaulted")
+            losses.eliminate(run, WEB, f, "a dummy, removed when attacked (20.0)", "removed")
+        elif kind == "generator" and not s.web[f].get("face_up"):
+            losses.reveal(run, f, "captured")
+            run.event("captured", f"{s.name(side, uid)} captures the Web Generator at "
+                      f"{place} (11.0).", unit=uid, hex=str(place))
 
 
 def assault(run, side: str, uid: str, enemy: str, defender: str, depth: int = 0) -> None:

@@ -158,7 +158,8 @@ def _landing(s, drop: dict, vec) -> tuple[list | None, str | None, bool]:
         if to is None:
             return None, None, False
         hexes.append(to)
-    un = next((h for h in hexes if s.counters_at(UN, Place(h))), None)
+    others = {h for d in s.drops if d is not drop for _, h in d["units"]}
+    un = next((h for h in hexes if s.counters_at(UN, Place(h)) or h in others), None)
     return hexes, un, any(s.counters_at(WEB, Place(h)) for h in hexes)
 
 

@@ -189,6 +189,9 @@ def _path_problem(run, uid, route, stops, gen, off, gen_marker) -> str | None:
     if gen and uid not in s.evacuation:
         return (f"{s.name(UN, uid)} did not begin this Game-Turn beside the Generator "
                 f"with a U.N. unit stacked with it (18.4)")
+    if gen and uid not in evacuation_ready(s):
+        return (f"{s.name(UN, uid)} is no longer beside the Generator with a U.N. unit "
+                f"stacked with it: it picks the Generator up from where it began the turn")
     return None
 
 

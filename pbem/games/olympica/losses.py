@@ -106,19 +106,17 @@ def note_generator(run) -> None:
 
 def _chooser_key(s, side: str, uid: str, chooser: str):
     """The key the choosing player's standing order (``retreat away|toward HEX``) or the
-    default puts on a retreat's end hex: the Web pushes U.N. units away from the Generator, the
-    U.N. pushes Web units away from the middle of the dotted area (README, "Retreats")."""
+    default puts on a retreat's end hex. The default uses public facts only (a choice made from
+    the Generator's secret hex would show where it is): both players push the retreating unit
+    away from the middle of the dotted area, where the Generator was set up (README,
+    "Readings of the rules")."""
     order = s.standing.get(chooser, {}).get("retreat")
     if order:
         target, sign = Place.parse(order["hex"]).hex, (-1 if order["how"] == "away" else 1)
     else:
         sign = -1
-        gen = next((m for m, r in s.web.items() if s.kinds.get(m) == "generator"), None)
-        if chooser == WEB and gen is not None and s.web[gen]["status"] == "map":
-            target = s.web[gen]["hex"]
-        else:
-            dotted = s.board.group("dotted")
-            target = min(dotted, key=lambda h: (max(s.board.distance(h, o) for o in dotted), h))
+        dotted = s.board.group("dotted")
+        target = min(dotted, key=lambda h: (max(s.board.distance(h, o) for o in dotted), h))
     return lambda path: sign * s.board.distance(path.hexes[-1], target)
 
 

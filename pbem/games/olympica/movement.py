@@ -79,18 +79,21 @@ def walk(run, o, side: str, uid: str, path: list, allowance: int | None = None,
     here = start if start is not None else s.place(side, uid)
     tunnels = s.tunnel_map()
     blocked = _blocked_above(s, side)
-    went = [here.hex]
+    went = [] if start is not None else [here.hex]
+    places = [here]
     steps = 0
     run.did(uid, "move")
-    if side == WEB:
-        losses.reveal(run, uid, "it moved")
     for i, place in enumerate(path):
         why = _step_problem(run, side, uid, here, place, steps, allowance, tunnels, blocked,
                             first=start is not None and steps == 0, last=i == len(path) - 1)
         if why:
             run.problem(o, why[0], why[1])
+            _back_off(run, side, uid, places, went)
             break
+        if side == WEB and steps == 0:
+            losses.reveal(run, uid, "it moved")  # 5.2, by its first step
         steps += 1
+        places.append(place)
         r.update(hex=place.hex, level=place.level, status="map")
         here = place
         went.append(place.hex)
@@ -115,6 +118,19 @@ def walk(run, o, side: str, uid: str, path: list, allowance: int | None = None,
         tunnel_rules.boar_arrives(run, uid)
 
 
+def _back_off(run, side: str, uid: str, places: list, went: list) -> None:
+    """A move stopped short by a refused step may not end on a friendly unit (7.2, 9.0): the
+    unit stops at the last place of its path without one."""
+    s = run.s
+    r = s.rec(side, uid)
+    while len(places) > 1 and r["status"] == "map" and any(
+            u != uid and s.is_unit(side, u) for u in s.counters_at(side, places[-1])):
+        places.pop()
+        if went:
+            went.pop()
+        r.update(hex=places[-1].hex, level=places[-1].level)
+
+
 def _step_problem(run, side, uid, here, place, steps, allowance, tunnels, blocked, first,
                   last):
     s = run.s
@@ -131,7 +147,9 @@ def _step_problem(run, side, uid, here, place, steps, allowance, tunnels, blocke
     if first and place.level != "surface":
         return "21.0", f"{place}: a reinforcement enters on the surface of an edge hex"
     mine = s.unit_at(side, place)
-    if mine is not None and mine != uid and last and s.is_unit(side, uid):
+    stops = side == UN and place.level == "surface" and \
+        s.rules.terrain[s.board.terrain(place.hex)]["stops_un"]
+    if mine is not None and mine != uid and (last or stops) and s.is_unit(side, uid):
         return "7.2", (f"{place} holds your {mine}: a unit may pass through friendly units but "
                        f"not end its movement with one")
     enemy = s.other(side)

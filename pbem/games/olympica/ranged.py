@@ -177,6 +177,16 @@ def _check_range(run, o, by: list, targets: list) -> bool:
     return True
 
 
+def _seen_unit(s, side: str, uid: str) -> bool:
+    """Whether the attacker must take ``side``'s counter ``uid`` for a unit, judged from what
+    it can see (5.2): a U.N. unit, a face-up Web unit, or any face-down Web marker (it may be
+    one; deciding otherwise from the marker's secret kind would tell the attacker what it is)."""
+    if side != WEB:
+        return True
+    r = s.web[uid]
+    return not r.get("face_up") or r.get("kind") not in ("generator", "dummy")
+
+
 def _check_stack(run, o, by: list, targets: list) -> bool:
     """13.5.3: the unit below a Tunnel Mouth with a unit above it."""
     s, side, enemy = run.s, run.role, run.enemy
@@ -187,7 +197,7 @@ def _check_stack(run, o, by: list, targets: list) -> bool:
     if not p.underground:
         return True
     top = Place(p.hex, SURFACE)
-    if any(s.is_unit(enemy, u) for u in s.counters_at(enemy, top)):
+    if any(_seen_unit(s, enemy, u) for u in s.counters_at(enemy, top)):
         run.problem(o, "13.5.3", f"{s.name(enemy, t)} at {p} has a friendly unit above it: "
                     f"from other hexes it may only be attacked together with that unit "
                     f"(fire {t} and the unit above it)")

@@ -156,9 +156,10 @@ def placement_problem(s: State, m: str, p: Place) -> str | None:
 
 
 def place_rest(run, sent: bool) -> None:
-    """5.2 for the counters no order placed: each in turn on the first legal hex of a shuffle
-    (public stream) of the hexes near the dotted area (README, "When a player sends
-    nothing")."""
+    """5.2 for the counters no order placed: each in turn on the first legal hex, holding no
+    Web counter yet, of a shuffle of the hexes near the dotted area (the Generator: of the
+    dotted area's hexes). The shuffles are on the hidden dice stream: where the judge puts a
+    counter must not tell its kind (README, "When a player sends nothing")."""
     s = run.s
     left = [m for m, r in s.web.items() if r["status"] == "box"]
     if not left:
@@ -169,12 +170,14 @@ def place_rest(run, sent: bool) -> None:
                     + ("" if run.dry else "; the judge places them"))
     if run.dry:
         return
-    dotted = s.board.group("dotted")
+    dotted = list(s.board.group("dotted"))
     near = sorted({h for d in dotted for h in s.board.within(d, 3)})
-    hexes = run.chance.public.shuffle(near, "hexes for the Web counters not placed")
+    hexes = run.chance.hidden.shuffle(near, "hexes for the Web counters not placed")
+    inside = run.chance.hidden.shuffle(dotted, "the dotted hexes, for the Generator")
     for m in left:
-        pool = dotted if s.kinds[m] == "generator" else hexes
-        for h in pool:
+        pool = inside if s.kinds[m] == "generator" else hexes
+        taken = {r["hex"] for r in s.web.values() if r["status"] == "map"}
+        for h in sorted(pool, key=lambda h: h in taken):  # empty hexes first, shuffled
             if placement_problem(s, m, Place(h)) is None:
                 s.web[m].update(status="map", hex=h, level="surface")
                 break

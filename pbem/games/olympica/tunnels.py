@@ -166,7 +166,8 @@ def _destination_problem(run, side: str, uid: str, text: str) -> tuple[Place | N
     enemy = s.other(side)
 
     def enemy_above(h: str) -> bool:
-        return any(s.is_unit(enemy, u) for u in s.counters_at(enemy, Place(h)))
+        # any enemy counter, face down or not: as movement.py judges 13.4 D and G (5.2)
+        return bool(s.counters_at(enemy, Place(h)))
 
     letter = step_rule(s.tunnel_map(), s.board, here, dest, enemy_above=enemy_above)
     if dest.hex == here.hex or letter not in ("A", "B", "D"):
@@ -196,6 +197,11 @@ def demolish(run, o) -> None:
     if uid is None:
         return
     why = demolition_allowed(s, side, uid)
+    gen = s.generator()
+    if why and gen is not None and side == UN and "Generator" in why:
+        # the Web player stops the attempt by showing the Generator (5.2, 13.6): it is turned
+        # face up, so that the problem tells the U.N. nothing the board does not show
+        losses.reveal(run, gen, "it stops a demolition (13.6)")
     if why is None and uid in run.moved:
         why = (f"{s.name(side, uid)} moved this turn: a unit must spend its entire Movement "
                f"Phase in the tunnel hex")
