@@ -65,12 +65,13 @@ def render_reports(referee: Referee, game_id: str) -> int:
 
 
 def play(name: str, root: Path, seed: int,
-         on_phase=None) -> list[tuple[float, float, str]]:
+         on_phase=None, options: dict | None = None) -> list[tuple[float, float, str]]:
     """Play one game of ruleset ``name``; return ``[(wall ms, CPU ms, phase id)]`` of the
     calls that resolved exactly one phase. ``on_phase(referee, game_id, window)``, if given, is
     called after each window is processed (``window``: the status dict of the window just
     resolved) and says whether that phase counts (bench_altassar.py fills the map after the
-    Signal Posts and counts only the game turns)."""
+    Signal Posts and counts only the game turns). ``options``: the game's options (GameSpec;
+    default none: the ruleset's defaults)."""
     rs = registry.get(name)
     roles = list(rs.role_names[:rs.max_roles])
     seats = make_seats(roles, root)
@@ -80,7 +81,7 @@ def play(name: str, root: Path, seed: int,
     referee.init()
     game_id = f"{name[:3]}-{seed}"
     referee.new_game(GameSpec(ruleset=name, game_id=game_id,
-                              players=tuple(s.spec() for s in seats), options={},
+                              players=tuple(s.spec() for s in seats), options=dict(options or {}),
                               referee_address="referee@judge.example"))
     rng = random.Random(seed)
     nonces = SeededEntropy(seed, "nonces")

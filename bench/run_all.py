@@ -12,6 +12,8 @@ The targets, by the issue that set them:
   all roles together (bench_storage.py); ``pbem verify`` of a 1,000,000-roll log in at most 5 s
   and 200 MB (bench_verify.py); the phase that ends a game with a 200,000-line log in at most
   1 s and 200 MB (bench_endgame.py);
+- issue 12, Olympica: the same phase targets (<= 20 ms of CPU at the median, 40 ms at worst,
+  every report rendered) with every Advanced Scenario counter on the map (bench_olympica.py);
 - earlier issues: one phase under 50 ms wall, median and worst (bench_phase.py,
   bench_altassar.py, bench_game.py attackforce); ``pbem --help`` under 0.3 s
   (bench_cold_start.py); ``verify_log`` under 1 s per 100,000 rolls (bench_verify.py).
@@ -148,8 +150,8 @@ ENDGAME = (r"^endgame (\S+), (\d+)-line log: wall ([\d.]+) s, CPU ([\d.]+) s, pe
 
 
 def phase_rows(name: str, title: str, cpu_targets: bool) -> tuple:
-    """The wall rows of issue 10 (< 50 ms) and, for Atlantis and Altassar, the CPU rows of
-    issue 11 (<= 20 ms median, <= 40 ms worst)."""
+    """The wall rows of issue 10 (< 50 ms) and, for Atlantis, Altassar and Olympica, the CPU
+    rows of issues 11 and 12 (<= 20 ms median, <= 40 ms worst)."""
     full = PHASE.format(name=name)
     rows = (Line(f"{title}: median", PHASE_WALL.format(name=name), g(2), "ms", 50),
             Line(f"{title}: worst", PHASE_WALL.format(name=name), g(4), "ms", 50,
@@ -192,6 +194,9 @@ BENCHES = (
           ("--profile",), phase_rows("phase", "Atlantis phase, adjudicate + reports", True)),
     Bench("bench_altassar.py", (), ("--games", "1", "--repeat", "1"), (),
           phase_rows("altassar phase", "Altassar phase, all counters on the map", True)),
+    Bench("bench_olympica.py", (), ("--games", "1", "--repeat", "1"), ("--profile",),
+          phase_rows("olympica phase", "Olympica phase, every Advanced Scenario counter on the "
+                     "map", True)),
     Bench("bench_game.py", ("attackforce",), ("--games", "1", "--repeat", "1"), (),
           phase_rows("attackforce phase", "Attack Force phase", False)),
     Bench("bench_due.py", (), ("--quick",), (), due_rows()),
