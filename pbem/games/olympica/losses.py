@@ -7,6 +7,8 @@ as if nothing were rolled (no avalanche, every retreat the first legal one).
 
 from __future__ import annotations
 
+import functools
+
 from pbem.boards.levels import SURFACE, Place
 from pbem.boards.retreat import choose, retreat_paths
 
@@ -114,10 +116,16 @@ def _chooser_key(s, side: str, uid: str, chooser: str):
     if order:
         target, sign = Place.parse(order["hex"]).hex, (-1 if order["how"] == "away" else 1)
     else:
-        sign = -1
-        dotted = s.board.group("dotted")
-        target = min(dotted, key=lambda h: (max(s.board.distance(h, o) for o in dotted), h))
+        sign, target = -1, dotted_middle(s.board)
     return lambda path: sign * s.board.distance(path.hexes[-1], target)
+
+
+@functools.lru_cache(maxsize=8)
+def dotted_middle(board) -> str:
+    """The hex of the dotted area (5.2) whose farthest dotted hex is nearest (its middle), ties
+    by label: what the default retreats push away from."""
+    dotted = board.group("dotted")
+    return min(dotted, key=lambda h: (max(board.distance(h, o) for o in dotted), h))
 
 
 def retreat(run, side: str, uid: str) -> str:
