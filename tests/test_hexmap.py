@@ -301,7 +301,7 @@ def test_ascii_map_odd_low_puts_odd_columns_on_the_second_line():
 
 
 def test_ascii_map_one_character_cells_write_the_column_numbers_on_two_lines():
-    # a 30-column map in a 78-character mail line (Olympica's stand-in map): one character a
+    # a 26-column map in a 78-character mail line (Olympica's stand-in map): one character a
     # hex, two a column; column 10's number is "1" above "0"
     m = grid(11, 1)
     assert ascii_map(m, lambda h: "x", width=1) == (

@@ -209,8 +209,8 @@ def test_14_3_boar_dropped_on_a_cliff_is_destroyed():
 
 
 def test_14_3_lifter_dropped_on_an_incline_is_destroyed():
-    # 1022 incline; 1122 and 1123 clear.
-    s, _ = landing("drop F1 1022 H1 1122 H2 1123", ids=("F1", "H1", "H2"))
+    # 1120 incline; 1119 and 1019 clear, each touching the others.
+    s, _ = landing("drop F1 1120 H1 1119 H2 1019", ids=("F1", "H1", "H2"))
     assert s.un["F1"]["status"] == "eliminated"
 
 

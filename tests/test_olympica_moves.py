@@ -185,7 +185,7 @@ def test_14_4_a_unit_may_not_move_the_turn_it_dropped_but_light_infantry_may_in_
     s.un["H1"]["dropped"] = s.un["L1"]["dropped"] = 2
     r = run_for(s, "un")
     movement.move(r, order("move H1 1213"))
-    assert "14.4" in r.problems[0].why
+    assert r.problems[0].rule == "14.4"
     r.phase_reset()
     movement.move(r, order("move2 L1 1215"), second=True)
     assert s.un["L1"]["hex"] == "1215"
@@ -204,16 +204,16 @@ def test_21_0_reinforcements_enter_from_the_east_edge_on_odd_turns():
     s = position(web={"W01": ("web-infantry", "1212")}, stage="web", turn=3)
     s.web["W01"].update(status="eliminated", face_up=True, kind="web-infantry")
     r = run_for(s, "web")
-    movement.enter(r, order("enter W01 3012 2912 2812"), [])
-    # the edge hex 3012 is the first of the three hexes of movement
-    assert s.web["W01"]["status"] == "map" and s.web["W01"]["hex"] == "2812"
+    movement.enter(r, order("enter W01 2612 2512 2412"), [])
+    # the edge hex 2612 is the first of the three hexes of movement
+    assert s.web["W01"]["status"] == "map" and s.web["W01"]["hex"] == "2412"
 
 
 def test_21_0_reinforcements_refused_on_the_wrong_edge():
     s = position(web={"W01": ("web-infantry", "1212")}, stage="web", turn=2)
     s.web["W01"].update(status="eliminated", face_up=True, kind="web-infantry")
     r = run_for(s, "web")
-    movement.enter(r, order("enter W01 3012"), [])
+    movement.enter(r, order("enter W01 2612"), [])
     assert s.web["W01"]["status"] == "eliminated" and "west" in r.problems[0].why
 
 
@@ -221,7 +221,7 @@ def test_21_0_only_eliminated_web_infantry_return():
     s = position(web={"W01": ("strongpoint", "1212")}, stage="web", turn=3)
     s.web["W01"].update(status="eliminated", face_up=True, kind="strongpoint")
     r = run_for(s, "web")
-    movement.enter(r, order("enter W01 3012"), [])
+    movement.enter(r, order("enter W01 2612"), [])
     assert s.web["W01"]["status"] == "eliminated"
 
 

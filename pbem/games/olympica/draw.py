@@ -2,7 +2,7 @@
 :class:`~pbem.boards.drawing.Drawing` from which the text map of the mail reports and the SVG
 map of the HTML reports are both drawn.
 
-Text cells (1 character, so that the 30 columns fit a mail line): the top counter (``?`` a
+Text cells (1 character, so that the 26 columns fit a mail line): the top counter (``?`` a
 face-down Web counter, ``w`` Web Infantry, ``S`` Strongpoint, ``G`` the Generator, ``d`` a
 dummy; U.N.: ``H``, ``L``, ``T``, ``F``, ``B``), else the tunnel (``O`` / ``o`` a Tunnel Mouth
 / a Deep Tunnel, ``D`` a drilled mouth), else the terrain (``.`` clear, ``:`` incline, ``^``
@@ -95,10 +95,16 @@ def _notes(s) -> list:
     out = ["", f"Game-Turn {s.turn} of {s.last_turn}; the Web of Compulsion is "
                f"{'broken (19.3)' if s.broken else 'working'}."]
     for side, table in ((UN, s.un), (WEB, s.web)):
-        here = [f"{u}@{r['hex']}{'u' if r['level'] != 'surface' else ''}"
-                + ("*" if r.get("dust") else "") for u, r in table.items()
-                if r["status"] == "map"]
-        out.append(f"{'U.N.' if side == UN else 'Web'} on the map (* DUST): "
+        here = []
+        for u, r in table.items():
+            if r["status"] != "map":
+                continue
+            kind = s.kind(side, u)
+            here.append(f"{u}{'=' + SHORT[kind] if side == WEB and kind else ''}@{r['hex']}"
+                        f"{'u' if r['level'] != 'surface' else ''}"
+                        + ("*" if r.get("dust") else ""))
+        out.append(f"{'U.N.' if side == UN else 'Web'} on the map (* DUST"
+                   + ("; =kind: face up or yours" if side == WEB else "") + "): "
                    + (" ".join(here) or "none"))
     return out
 

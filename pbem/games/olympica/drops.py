@@ -260,7 +260,8 @@ def compel(run, o) -> None:
     U.N. unit, not onto Web counters unless no other step is open (the Close Assault then ends
     it), not from a cliff hex into another; terrain does not stop it, but a Lifter is destroyed
     entering a cliff or incline hex and other units roll for avalanches in cliff hexes (19.2).
-    One a Compulsion Phase (``run.compelled``: the units compelled). Dry: checks only."""
+    One a Compulsion Phase (``run.compelled``: the units compelled). Dry: the unit is moved
+    without dice, so that the orders after it are checked against where it will be."""
     s = run.s
     done = getattr(run, "compelled", None)
     if done is None:
@@ -283,8 +284,7 @@ def compel(run, o) -> None:
     if path is None:
         return None
     done.add(uid)
-    if not run.dry:
-        _walk(run, uid, path)
+    _walk(run, uid, path)  # dry too: later orders are checked with the unit where it goes
     return None
 
 

@@ -27,29 +27,28 @@ def _blocked_above(s, side: str):
     return lambda h: bool(s.counters_at(enemy, Place(h)))
 
 
-def may_move(run, o, side: str, uid: str, second: bool = False) -> str | None:
-    """Why ``uid`` may not move now (None: it may)."""
+def may_move(run, o, side: str, uid: str, second: bool = False) -> tuple | None:
+    """``(rule, why)`` ``uid`` may not move now, or None when it may."""
     s = run.s
     r = s.rec(side, uid)
     kind = s.kind(side, uid)
     if side == WEB and kind in ("generator", "dummy"):
-        return f"{uid} may not move (19.4, 20.0)"
+        return "19.4, 20.0", f"{uid} may not move"
     if kind is not None and s.utype(side, uid).movement == 0:
-        return f"{s.name(side, uid)} has no Movement Factor: it may not move (7.1)"
+        return "7.1", f"{s.name(side, uid)} has no Movement Factor: it may not move"
     if side == UN and kind == "un-lifter":
-        return f"{uid} is a Lifter: it moves with `lift` (18.1)"
+        return "18.1", f"{uid} is a Lifter: it moves with `lift`"
     if r.get("dust"):
-        return f"{s.name(side, uid)} has a DUST marker: it may not move this phase (12.5)"
+        return "12.5", f"{s.name(side, uid)} has a DUST marker: it may not move this phase"
     if second:
         if kind != "un-light-infantry":
-            return f"{s.name(side, uid)} is not Light Infantry: only they move again (15.0)"
+            return "15.0", f"{s.name(side, uid)} is not Light Infantry: only they move again"
     elif side == UN and r.get("dropped") == s.turn and s.turn > 0:
-        return f"{s.name(side, uid)} dropped this turn: it may not move (14.4)"
-    done = run.moved.get(uid, [])
-    if "move" in done or (done and done[-1] == "lift"):
-        return (f"{s.name(side, uid)} has already "
-                f"{'moved' if 'move' in done else 'been carried'} this phase: a unit moves "
-                f"once, before or after being carried (7.1, 18.1)")
+        return "14.4", f"{s.name(side, uid)} dropped this turn: it may not move"
+    if "move" in run.moved.get(uid, []):
+        # 18.1: "Units may move either before OR after being transported, but not both"
+        return "7.1, 18.1", (f"{s.name(side, uid)} has already moved this phase: a unit "
+                             f"moves once, before or after being carried")
     return None
 
 
@@ -62,7 +61,7 @@ def move(run, o, second: bool = False) -> None:
         return
     why = may_move(run, o, side, uid, second)
     if why:
-        return run.problem(o, "15.0" if second else RULE, why)
+        return run.problem(o, *why)
     walk(run, o, side, uid, [Place.parse(p) for p in o.args["path"]])
 
 
@@ -79,7 +78,7 @@ def walk(run, o, side: str, uid: str, path: list, allowance: int | None = None,
     here = start if start is not None else s.place(side, uid)
     tunnels = s.tunnel_map()
     blocked = _blocked_above(s, side)
-    went = [] if start is not None else [here.hex]
+    went = [] if start is not None else [here]
     places = [here]
     steps = 0
     run.did(uid, "move")
@@ -96,13 +95,13 @@ def walk(run, o, side: str, uid: str, path: list, allowance: int | None = None,
         places.append(place)
         r.update(hex=place.hex, level=place.level, status="map")
         here = place
-        went.append(place.hex)
+        went.append(place)
         if place.level == "surface" and not losses.enters_hex(run, side, uid, place.hex,
                                                               "move"):
             break
         if assaults.enemies_at(s, side, place):
             _flush(run, side, uid, went)
-            went = [place.hex]
+            went = []
             assaults.enter_enemy(run, side, uid)
             break
         if side == UN and place.level == "surface" and \
@@ -161,10 +160,13 @@ def _step_problem(run, side, uid, here, place, steps, allowance, tunnels, blocke
 
 
 def _flush(run, side: str, uid: str, went: list) -> None:
+    """The move event of the places ``went`` through: the text names the levels (``1717u``),
+    the map's path the hexes (a change of level in a hex is no step on the map)."""
     if len(went) > 1:
         s = run.s
-        run.event("move", f"{s.name(side, uid)} moves {'-'.join(went)}.", unit=uid,
-                  path=list(went))
+        hexes = [p.hex for i, p in enumerate(went) if i == 0 or p.hex != went[i - 1].hex]
+        run.event("move", f"{s.name(side, uid)} moves {'-'.join(map(str, went))}.", unit=uid,
+                  path=hexes)
 
 
 def end_check(run, o, side: str, uid: str) -> None:
@@ -209,7 +211,8 @@ def enter(run, o, entered: list) -> None:
                            f"reinforcements enter on Game-Turn {s.turn} (21.0)")
     entered.append(uid)
     r.update(dust=False)
-    run.event("enter", f"{s.name(WEB, uid)} enters from the {edge} edge (21.0).", unit=uid)
+    run.event("enter", f"{s.name(WEB, uid)} enters from the {edge} edge at {path[0].hex} "
+              f"(21.0).", unit=uid)
     walk(run, o, WEB, uid, path, start=Place(path[0].hex))
 
 
