@@ -264,3 +264,20 @@ def test_13_3_stacked_only_on_the_same_level():
     s = position(web={"W01": ("generator", "1717u")}, un={"H1": ("un-heavy-infantry", "1717")},
                  tunnels={"1717": "mouth"})
     assert not victory.held(s)
+
+
+def test_18_1_a_unit_may_move_after_being_carried_but_not_before_and_after():
+    # 18.1: "Units may move either before OR after being transported, but not both"
+    from pbem.games.olympica import lifters
+    s = position(un={"F1": ("un-lifter", "1212"), "L2": ("un-light-infantry", "1213"),
+                     "H3": ("un-heavy-infantry", "1412"), "F2": ("un-lifter", "1414")})
+    r = run_for(s, "un")
+    lifters.lift(r, order("lift F1 1213 +L2 1214 -L2 1215"))
+    assert r.problems == [] and s.un["L2"]["hex"] == "1214"
+    movement.move(r, order("move L2 1114"))  # after being carried: allowed
+    assert r.problems == [] and s.un["L2"]["hex"] == "1114"
+    movement.move(r, order("move H3 1413"))  # H3 moves, is carried, may not move again
+    lifters.lift(r, order("lift F2 1413 +H3 1313 -H3 1312"))
+    assert r.problems == [] and s.un["H3"]["hex"] == "1313"
+    movement.move(r, order("move H3 1213"))
+    assert s.un["H3"]["hex"] == "1313" and r.problems[-1].rule == "7.1, 18.1"
