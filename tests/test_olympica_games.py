@@ -22,6 +22,7 @@ import pytest
 from pbem.dice import DiceStream
 from pbem.engine import registry
 from pbem.engine.ruleset import PUBLIC, Chance, Parts
+from pbem.games.olympica.draw import SHORT
 from pbem.games.olympica.state import WEB_NAMES
 
 COMBOS = [
@@ -123,7 +124,27 @@ def play(options: dict, seed: int) -> dict:
                                    if f'"{m}"' in data and f'"{k}"' in data]
         for why in whys:
             found["leaks"] += _leaks(why, face_down)
+        if i % 3 == 0 and not state.outcome:
+            found["leaks"] += _report_leaks(rs, state, face_down)
     return found
+
+
+def _report_leaks(rs, state, face_down: dict) -> list:
+    """The U.N.'s and the public's rendered reports (text with its map and notes, HTML with its
+    SVG map: tests/test_conformance.py's ``rendered``) name no face-down marker's kind: no
+    ``W07=SP`` in the notes, no kind in the marker's SVG counter."""
+    from test_conformance import rendered
+
+    out = []
+    for who in ("un", PUBLIC):
+        r = rendered(rs, state, who)
+        for m, kind in face_down.items():
+            if re.search(rf"\b{m}=", r["text report"]):
+                out.append(f"{who} text report gives {m} a kind")
+            g = re.search(rf'<g [^>]*data-piece="{m}".*?</g>', r["html report"], re.S)
+            if g and re.search(rf"\b({re.escape(WEB_NAMES[kind])}|{SHORT[kind]})\b", g.group(0)):
+                out.append(f"{who} SVG counter of {m} shows its kind: {g.group(0)}")
+    return out
 
 
 @pytest.fixture(scope="module")
