@@ -12,6 +12,7 @@ from __future__ import annotations
 from pbem.boards.levels import Place
 
 from . import checking
+from .lifters import evacuation_ready
 from .orders import VERBS
 from .setup import placement_problem
 from .state import UN, WEB, from_view
@@ -109,6 +110,9 @@ def _drops(s, rng, n: int) -> list:
             if pair is None:
                 continue
             hexes = [h, *pair][:len(units)]
+            if any(s.un[u]["kind"] in ("un-lifter", "un-boar")
+                   and s.board.terrain(x) != "clear" for u, x in zip(units, hexes)):
+                continue
             out.append("drop " + " ".join(f"{u} {x}" for u, x in zip(units, hexes)))
             break
     return out
@@ -193,15 +197,26 @@ def _candidates(s, role: str, window, rng) -> list:
     return out
 
 
-def _walk(s, start: str, goal: str, n: int) -> list:
-    """Up to ``n`` hexes from ``start`` toward ``goal`` (ties by label)."""
-    here, out = start, []
-    for _ in range(n):
+def _walk(s, start: str, goal: str, n: int, avoid=frozenset()) -> list:
+    """Up to ``n`` hexes of a shortest way from ``start`` toward ``goal`` through no hex of
+    ``avoid`` (but ``goal``), breadth first, ties by label; [] when there is none."""
+    from collections import deque
+    back, todo = {start: None}, deque([start])
+    while todo:
+        here = todo.popleft()
         if here == goal:
             break
-        here = min(s.board.neighbours(here), key=lambda x: (s.board.distance(x, goal), x))
-        out.append(here)
-    return out
+        for nb in sorted(s.board.neighbours(here)):
+            if nb not in back and (nb == goal or nb not in avoid):
+                back[nb] = here
+                todo.append(nb)
+    if goal not in back:
+        return []
+    path, here = [], goal
+    while here != start:
+        path.append(here)
+        here = back[here]
+    return path[::-1][:n]
 
 
 def _entries(s, rng) -> list:
@@ -222,14 +237,16 @@ def _lifts(s, rng) -> list:
     when it may evacuate the Generator (18.4), carries it off the nearest edge."""
     out = []
     goal = _target(s, UN)
+    webs = frozenset(r["hex"] for r in s.web.values()
+                     if r["status"] == "map" and r["level"] == "surface")
     for f in s.on_map(UN):
         if s.un[f]["kind"] != "un-lifter":
             continue
         here = s.un[f]["hex"]
-        if f in s.evacuation:
+        if f in s.evacuation and f in evacuation_ready(s):
             edge = min((h for h in s.board.labels() if len(s.board.neighbours(h)) < 6),
                        key=lambda h: (s.board.distance(here, h), h))
-            route = _walk(s, here, edge, 24)
+            route = _walk(s, here, edge, 24, webs)
             out.append(f"lift {f} +gen {' '.join(route)} off")
         others = [u for u in s.on_map(UN) if u != f and s.un[u]["kind"] != "un-lifter"
                   and s.un[u]["level"] == "surface"]
@@ -237,11 +254,11 @@ def _lifts(s, rng) -> list:
             continue
         u = rng.choice(others)
         there = s.un[u]["hex"]
-        leg1 = _walk(s, here, there, 25)
-        leg2 = _walk(s, there, goal, rng.randint(2, 6))
-        if leg2:
+        leg1 = _walk(s, here, there, 25, webs)
+        leg2 = [h for h in _walk(s, there, goal, rng.randint(2, 6), webs) if h not in webs]
+        if leg1 and leg2:
             last = leg2[-1]
-            nxt = _walk(s, last, here, 1)
+            nxt = _walk(s, last, here, 1, webs)
             out.append(f"lift {f} {' '.join(leg1)} +{u} {' '.join(leg2)} -{u} "
                        f"{' '.join(nxt)}".replace("  ", " "))
     return out
