@@ -32,7 +32,7 @@ from pbem.reports.svgmap import map_for, svg_context
 ROOT = Path(__file__).resolve().parent.parent
 NS = "{http://www.w3.org/2000/svg}"
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-GAMES = ("atlantis", "altassar", "attackforce")
+GAMES = ("atlantis", "altassar", "attackforce", "olympica")
 LIMIT = 150_000
 """Bytes of an HTML report at most (issue 10)."""
 

@@ -52,3 +52,25 @@ def test_a_stack_of_counters_with_markup_in_its_words():
     assert (str(space), str(counters)) == by_macros(h, geo)
     assert 'sea &lt;&#34;deep&#34;&gt;' in space and "B &amp; C" in counters
     assert counters.count("<g ") == 2 and '<text class="n"' in counters  # the stack's count
+
+
+def test_numbers_are_written_with_one_decimal_at_most_and_no_point_zero():
+    """The map's number format (pbem.reports.svghex.num, the template filter ``num``)."""
+    cases = {44.0: "44", 19.1: "19.1", 19.06: "19.1", -0.0: "0", -0.04: "0", 0: "0",
+             3: "3", 110: "110", 2.96: "3", -3.44: "-3.4", 1000000.0: "1000000"}
+    assert {v: svghex.num(v) for v in cases} == cases
+    env = default_environment()
+    assert env.from_string("{{ 44.0 | num }} {{ 6.64 | num }}").render() == "44 6.6"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(-1e6, 1e6, allow_nan=False))
+def test_a_number_is_its_value_rounded_to_a_tenth(x):
+    """Against the exact binary value rounded by decimal arithmetic (half to even, as the
+    correctly rounded formatting of a float does)."""
+    from decimal import ROUND_HALF_EVEN, Decimal
+
+    tenth = Decimal(x).quantize(Decimal("0.1"), rounding=ROUND_HALF_EVEN)
+    text = svghex.num(x)
+    assert Decimal(text) == tenth and not text.endswith(".0") and text != "-0"
+    assert "." not in text or len(text.split(".")[1]) == 1

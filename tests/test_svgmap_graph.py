@@ -99,9 +99,10 @@ def squares(root: ET.Element) -> dict:
 
 
 def box(c: int, r: int) -> str:
-    """The polygon points of the square at column c, row r (from 0), side S."""
+    """The polygon points of the square at column c, row r (from 0), side S (an int: whole
+    pixels, written without a ".0")."""
     x0, y0, x1, y1 = c * S, r * S, (c + 1) * S, (r + 1) * S
-    return f"{x0:.1f},{y0:.1f} {x1:.1f},{y0:.1f} {x1:.1f},{y1:.1f} {x0:.1f},{y1:.1f}"
+    return f"{x0},{y0} {x1},{y0} {x1},{y1} {x0},{y1}"
 
 
 def test_one_square_per_space_at_its_place():
@@ -109,7 +110,8 @@ def test_one_square_per_space_at_its_place():
     assert ctx["shape"] == "square" and len(ctx["hexes"]) == 13
     root = parsed(ctx)
     # 4 columns; 3 rows of the grid, an empty row, the row of the spaces off the grid
-    assert (root.get("width"), root.get("height")) == (f"{4.0 * S}", f"{5.0 * S}")
+    # (whole pixels: S is an int, and the map writes no ".0")
+    assert (root.get("width"), root.get("height")) == (f"{4 * S}", f"{5 * S}")
     drawn = squares(root)
     assert set(drawn) == {str(n) for n in range(1, 13)} | {"dock"}
     for n in range(1, 13):
@@ -208,17 +210,17 @@ def test_a_pure_graph_or_no_drawing_gets_no_svg_map():
         svg_context(made)
 
 
-HEX_SVG = """<svg class="map" xmlns="http://www.w3.org/2000/svg" width="110.0" height="95.3" viewBox="0 0 110.0 95.3" role="img" aria-label="map">
+HEX_SVG = """<svg class="map" xmlns="http://www.w3.org/2000/svg" width="110" height="95.3" viewBox="0 0 110 95.3" role="img" aria-label="map">
 <style>polygon{stroke:#555;stroke-width:.6}text{font-family:sans-serif;text-anchor:middle}.l{font-size:6.6px;fill:#222;font-weight:bold;paint-order:stroke;stroke:#fff;stroke-width:1.6px;stroke-opacity:.7}.x{fill:none;stroke-width:2.2}.c rect{fill:#fff;stroke:#222;stroke-width:.7}.c text{fill:#000}.f{font-size:6.9px;font-weight:bold}.v{font-size:5.1px}.n{font-size:5.1px;font-weight:bold;text-anchor:end;fill:#000!important;paint-order:stroke;stroke:#fff;stroke-width:1.5px}.dn rect{fill-opacity:.55;stroke-dasharray:2 1}.dn .f{font-size:5.1px;font-style:italic}.mv{fill:none;stroke:#111;stroke-width:2.2;stroke-opacity:.8;stroke-linejoin:round}.at{stroke:#d00;stroke-width:2.2;stroke-dasharray:6.6 3.3;fill:none}.r{font-size:6.6px;font-weight:bold;fill:#d00;paint-order:stroke;stroke:#fff;stroke-width:2px}</style>
 <defs><marker id="mv-head" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" markerHeight="4" orient="auto"><path d="M0,0L10,5L0,10z" fill="#111"/></marker><marker id="at-head" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="4" markerHeight="4" orient="auto"><path d="M0,0L10,5L0,10z" fill="#d00"/></marker></defs>
-<g data-space="0101"><title>0101: reeds</title><polygon points="44.0,19.1 33.0,38.1 11.0,38.1 0.0,19.1 11.0,0.0 33.0,0.0" fill="#7a5"/><text class="l" x="22.0" y="6.8">0101</text></g>
-<g data-space="0102"><title>0102: water</title><polygon points="44.0,57.2 33.0,76.2 11.0,76.2 0.0,57.2 11.0,38.1 33.0,38.1" fill="#3af"/><text class="l" x="22.0" y="44.9">0102</text></g>
-<g data-space="0201"><title>0201: water; kermit; gus&lt;</title><polygon points="77.0,38.1 66.0,57.2 44.0,57.2 33.0,38.1 44.0,19.1 66.0,19.1" fill="#3af"/><text class="l" x="55.0" y="25.8">0201</text></g>
-<g data-space="0202"><title>0202: reeds</title><polygon points="77.0,76.2 66.0,95.3 44.0,95.3 33.0,76.2 44.0,57.2 66.0,57.2" fill="#7a5"/><text class="l" x="55.0" y="63.9">0202</text></g>
-<g data-space="0301"><title>0301: water</title><polygon points="110.0,19.1 99.0,38.1 77.0,38.1 66.0,19.1 77.0,0.0 99.0,0.0" fill="#3af"/><text class="l" x="88.0" y="6.8">0301</text></g>
-<g data-space="0302"><title>0302: water; fred</title><polygon points="110.0,57.2 99.0,76.2 77.0,76.2 66.0,57.2 77.0,38.1 99.0,38.1" fill="#3af"/><text class="l" x="88.0" y="44.9">0302</text></g>
-<g class="c frog" data-piece="G" data-space="0201"><title>0201: gus&lt;</title><rect x="47.5" y="31.9" width="17.2" height="17.2" rx="2.1"/><text class="f" x="56.1" y="43.0">G</text></g><g class="c frog" data-piece="K" data-space="0201"><title>0201: kermit</title><rect x="45.3" y="34.1" width="17.2" height="17.2" rx="2.1"/><text class="f" x="53.9" y="45.2">K</text><text class="n" x="61.7" y="50.3">2</text></g>
-<g class="c frog" data-piece="F" data-space="0302"><title>0302: fred</title><rect x="79.4" y="52.1" width="17.2" height="17.2" rx="2.1"/><text class="f" x="88.0" y="63.2">F</text></g>
+<g data-space="0101"><title>0101: reeds</title><polygon points="44,19.1 33,38.1 11,38.1 0,19.1 11,0 33,0" fill="#7a5"/><text class="l" x="22" y="6.8">0101</text></g>
+<g data-space="0102"><title>0102: water</title><polygon points="44,57.2 33,76.2 11,76.2 0,57.2 11,38.1 33,38.1" fill="#3af"/><text class="l" x="22" y="44.9">0102</text></g>
+<g data-space="0201"><title>0201: water; kermit; gus&lt;</title><polygon points="77,38.1 66,57.2 44,57.2 33,38.1 44,19.1 66,19.1" fill="#3af"/><text class="l" x="55" y="25.8">0201</text></g>
+<g data-space="0202"><title>0202: reeds</title><polygon points="77,76.2 66,95.3 44,95.3 33,76.2 44,57.2 66,57.2" fill="#7a5"/><text class="l" x="55" y="63.9">0202</text></g>
+<g data-space="0301"><title>0301: water</title><polygon points="110,19.1 99,38.1 77,38.1 66,19.1 77,0 99,0" fill="#3af"/><text class="l" x="88" y="6.8">0301</text></g>
+<g data-space="0302"><title>0302: water; fred</title><polygon points="110,57.2 99,76.2 77,76.2 66,57.2 77,38.1 99,38.1" fill="#3af"/><text class="l" x="88" y="44.9">0302</text></g>
+<g class="c frog" data-piece="G" data-space="0201"><title>0201: gus&lt;</title><rect x="47.5" y="31.9" width="17.2" height="17.2" rx="2.1"/><text class="f" x="56.1" y="43">G</text></g><g class="c frog" data-piece="K" data-space="0201"><title>0201: kermit</title><rect x="45.3" y="34.1" width="17.2" height="17.2" rx="2.1"/><text class="f" x="53.9" y="45.2">K</text><text class="n" x="61.7" y="50.3">2</text></g>
+<g class="c frog" data-piece="F" data-space="0302"><title>0302: fred</title><rect x="79.4" y="52.1" width="17.2" height="17.2" rx="2.1"/><text class="f" x="88" y="63.2">F</text></g>
 </svg>
 """
 

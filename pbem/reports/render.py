@@ -90,11 +90,13 @@ def _options() -> dict:
 
 def _configure(env):
     from pbem.engine.ruleset import visible
+    from pbem.reports.svghex import num  # every number of the SVG map, as svghex writes it
 
     env.filters["wrap"] = _wrap
     env.filters["wrap_comments"] = _wrap_comments
     env.filters["visible"] = visible
     env.filters["map_events_svg"] = _map_events_svg
+    env.filters["num"] = num
     return env
 
 

@@ -6,7 +6,20 @@ written in Python. Used by :mod:`pbem.reports.svgmap`; knows no game.
 
 from __future__ import annotations
 
-__all__ = ["draw_hex", "hex_markup"]
+__all__ = ["draw_hex", "hex_markup", "num"]
+
+
+def num(value) -> str:
+    """``value`` (a number, pixels) as the SVG map writes every number: rounded to one
+    decimal, without a trailing ``.0`` and never ``-0`` (``44.0`` -> ``"44"``, ``19.06`` ->
+    ``"19.1"``, ``-0.04`` -> ``"0"``): a 572-hex map's points were a third of its report's
+    bytes (issue 10's limit per HTML report). The template filter ``num`` (pbem.reports.render)
+    is this function, so the macros of templates/map_hex.svg.j2 and :func:`hex_markup` write
+    the same characters. Raises TypeError or ValueError for a value that is not a number."""
+    text = f"{float(value):.1f}"
+    if text.endswith(".0"):
+        text = text[:-2]
+    return "0" if text == "-0" else text
 
 _drawn: dict = {}
 _DRAWN_MAX = 50_000
@@ -54,28 +67,28 @@ def hex_markup(h: dict, g: dict) -> tuple:
              f'"{e(h["points"])}" fill="{e(h["fill"])}"/>')
     if h["special"]:
         space += f'<polygon class="x x-{e(h["special"])}" points="{e(h["inset"])}"/>'
-    space += (f'<text class="l" x="{e(h["x"])}" y="{e(round(h["y"] + g["label_dy"], 1))}">'
+    space += (f'<text class="l" x="{num(h["x"])}" y="{num(h["y"] + g["label_dy"])}">'
               f'{label}</text></g>')
     counters = h["counters"]
     if not counters:
         return Markup(space), ""
     out, c, half, many = [], g["c"], g["half"], len(counters) > 1
-    box = f'width="{e(c)}" height="{e(c)}" rx="{e(g["rx"])}"/>'
+    box = f'width="{num(c)}" height="{num(c)}" rx="{num(g["rx"])}"/>'
     for i, (key, cls, face, values, left, top) in enumerate(counters):
-        cx = e(round(left + half, 1))
+        cx = num(left + half)
         out.append(f'<g class="c{e(" " + cls) if cls else ""}" data-piece="{e(key)}" '
                    f'data-space="{label}"><title>{e(h["titles"][i])}</title><rect '
-                   f'x="{e(left)}" y="{e(top)}" {box}')
+                   f'x="{num(left)}" y="{num(top)}" {box}')
         if values:
-            out.append(f'<text class="f" x="{cx}" y="{e(round(top + c * 0.47, 1))}">{e(face)}'
-                       f'</text><text class="v" x="{cx}" y="{e(round(top + c * 0.84, 1))}">'
+            out.append(f'<text class="f" x="{cx}" y="{num(top + c * 0.47)}">{e(face)}'
+                       f'</text><text class="v" x="{cx}" y="{num(top + c * 0.84)}">'
                        f'{e(values)}</text>')
         else:
-            out.append(f'<text class="f" x="{cx}" y="{e(round(top + half + g["sym"] * 0.36, 1))}"'
-                       f'>{e(face)}</text>')
+            out.append(f'<text class="f" x="{cx}" y="{num(top + half + g["sym"] * 0.36)}">'
+                       f'{e(face)}</text>')
         if many and i == len(counters) - 1:
-            out.append(f'<text class="n" x="{e(round(left + c - 0.8, 1))}" '
-                       f'y="{e(round(top + c - 1, 1))}">{len(counters)}</text>')
+            out.append(f'<text class="n" x="{num(left + c - 0.8)}" '
+                       f'y="{num(top + c - 1)}">{len(counters)}</text>')
         out.append("</g>")
     return Markup(space), Markup("".join(out))
 

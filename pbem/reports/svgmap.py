@@ -14,7 +14,7 @@ SVG map.
 from __future__ import annotations
 
 from pbem.boards.drawing import remember_equal
-from pbem.reports.svghex import draw_hex
+from pbem.reports.svghex import draw_hex, num
 
 HEX_SIZE = 22
 """Circumradius of a drawn hex, in pixels."""
@@ -40,7 +40,7 @@ def _layout(hexmap, size: float) -> tuple:
         hexes = []
         for label in hexmap.labels():
             x, y = hex_center(hexmap, label, size)
-            points = " ".join(f"{cx:.1f},{cy:.1f}" for cx, cy in hex_corners(hexmap, label, size))
+            points = " ".join(f"{num(cx)},{num(cy)}" for cx, cy in hex_corners(hexmap, label, size))
             hexes.append((label, points, round(x, 1), round(y, 1)))
         _geometry[key] = (round(width, 1), round(height, 1), hexes)
     return _geometry[key]
@@ -80,7 +80,8 @@ def _square_layout(board, size: float) -> tuple:
             label = board.label(space)
             c, r = places[label]
             x0, y0, x1, y1 = c * size, r * size, (c + 1) * size, (r + 1) * size
-            points = f"{x0:.1f},{y0:.1f} {x1:.1f},{y0:.1f} {x1:.1f},{y1:.1f} {x0:.1f},{y1:.1f}"
+            x0, y0, x1, y1 = num(x0), num(y0), num(x1), num(y1)
+            points = f"{x0},{y0} {x1},{y0} {x1},{y1} {x0},{y1}"
             squares.append((label, points) + centre[label])
         lines = []
         for a, b, kind, one_way in getattr(board, "links", lambda: ())():
@@ -120,7 +121,7 @@ def _arrow(x1: float, y1: float, x2: float, y2: float, size: float) -> str:
     back = (mx - ux * a / 2, my - uy * a / 2)
     left = (back[0] - uy * a / 2, back[1] + ux * a / 2)
     right = (back[0] + uy * a / 2, back[1] - ux * a / 2)
-    return " ".join(f"{x:.1f},{y:.1f}" for x, y in (tip, left, right))
+    return " ".join(f"{num(x)},{num(y)}" for x, y in (tip, left, right))
 
 
 FAN = 3
@@ -133,7 +134,7 @@ def _inset(points: str, x: float, y: float, k: float) -> str:
     out = []
     for pair in points.split():
         px, py = (float(v) for v in pair.split(","))
-        out.append(f"{x + (px - x) * k:.1f},{y + (py - y) * k:.1f}")
+        out.append(f"{num(x + (px - x) * k)},{num(y + (py - y) * k)}")
     return " ".join(out)
 
 
@@ -386,16 +387,17 @@ def events_svg(events: list, svg: dict):
     out = []
     for e in events:
         if e["kind"] == "move" and all(s in centres for s in e["path"]):
-            points = " ".join(f"{centres[s][0]},{centres[s][1]}" for s in e["path"])
+            points = " ".join(f"{num(centres[s][0])},{num(centres[s][1])}" for s in e["path"])
             out.append(f'<g data-move="{escape(" ".join(e["path"]))}"><title>'
                        f'{escape(e["text"])}</title><polyline class="mv" '
                        f'marker-end="url(#mv-head)" points="{points}"/></g>\n')
         elif e["kind"] == "attack" and e["from"] in centres and e["to"] in centres:
-            a, b = centres[e["from"]], centres[e["to"]]
+            (ax, ay), (bx, by) = centres[e["from"]], centres[e["to"]]
+            a, b = (num(ax), num(ay)), (num(bx), num(by))
             mark = (f'<line class="at" marker-end="url(#at-head)" x1="{a[0]}" y1="{a[1]}" '
                     f'x2="{b[0]}" y2="{b[1]}"/>' if e["from"] != e["to"] else
-                    f'<circle class="at" cx="{b[0]}" cy="{b[1]}" r="{round(size * 0.55, 1)}"/>')
-            result = (f'<text class="r" x="{b[0]}" y="{round(b[1] + size * 0.45, 1)}">'
+                    f'<circle class="at" cx="{b[0]}" cy="{b[1]}" r="{num(size * 0.55)}"/>')
+            result = (f'<text class="r" x="{b[0]}" y="{num(by + size * 0.45)}">'
                       f'{escape(e["result"])}</text>' if e["result"] else "")
             out.append(f'<g data-attack="{escape(e["from"])} {escape(e["to"])}" '
                        f'data-result="{escape(e["result"])}"><title>{escape(e["text"])}'
