@@ -61,3 +61,20 @@ def test_pbem_rules_olympica_prints_the_tables_with_their_sources():
     assert "unverified transcription" in out  # CRT rows 4-6 (GAMES.md)
     assert "Terrain Effects" in out and "Cliff: U.N. units stop on entering" in out
     assert "scenario = advanced" in out  # the options with their sources
+
+
+def test_an_option_given_twice_is_refused():
+    run = subprocess.run([sys.executable, "-m", "pbem.cli", "demo", "olympica", "--option",
+                          "scenario=advanced", "--option", "scenario=introductory"], text=True,
+                         capture_output=True)
+    assert run.returncode != 0 and "scenario is given twice" in run.stderr
+
+
+def test_a_house_rule_of_strength_0_is_refused():
+    # a unit of strength 0 could not be attacked (10.1: odds against 0); refused with the key
+    import pytest
+
+    from pbem.engine import registry
+    from pbem.engine.sourced import DataError
+    with pytest.raises(DataError, match=r"units\.web-infantry\.strength = 0"):
+        registry.get("olympica").load_data({"units": {"web-infantry": {"strength": 0}}})

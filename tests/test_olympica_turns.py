@@ -167,3 +167,21 @@ def test_orders_parse_quotes_a_bad_line():
     RS.resolve(s, {}, Chance(list(range(1, 7)) * 200))  # to the U.N.'s drop window
     o, problems = VERBS.parse("un", RS.window(s), "drop H1 1213 H2", 7)
     assert problems and problems[0].line == 7 and "unit and hex pairs" in problems[0].why
+
+
+def test_19_2_the_first_compulsion_that_can_be_carried_out_counts():
+    # a first line naming the BOAR (17.1) does not use up the Compulsion Phase
+    s = position(un={"B1": ("un-boar", "1212"), "H1": ("un-heavy-infantry", "0505")},
+                 web={"W01": ("generator", "1414")}, stage="web")
+    s.evacuation = []
+    res = RS.resolve(s, {"web": orders("web", s, "compel B1 1213\ncompel H1 0504")},
+                     Chance([1] * 5))
+    assert s.un["H1"]["hex"] == "0504" and [p.text for p in res.problems["web"]] == [
+        "compel B1 1213"]
+
+
+def test_7_1_a_move_refused_at_its_first_step_leaves_the_unit_free():
+    s = position(un={"H1": ("un-heavy-infantry", "1212")}, web={"W01": ("generator", "1414")})
+    res = RS.resolve(s, {"un": orders("un", s, "move H1 1215\nmove H1 1213")}, Chance([]))
+    assert s.un["H1"]["hex"] == "1213" and [p.text for p in res.problems["un"]] == [
+        "move H1 1215"]

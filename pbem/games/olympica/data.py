@@ -62,7 +62,8 @@ def _counts(kinds: tuple) -> sourced.Check:
 _HEXES = sourced.list_of(sourced.text, "a list of hex labels", least=0)
 
 _UNIT = sourced.Row({
-    "side": sourced.one_of(SIDES), "strength": sourced.whole(0, 999, "a combat strength"),
+    "side": sourced.one_of(SIDES),
+    "strength": sourced.whole(1, 999, "a combat strength (every unit may be attacked: 10.1)"),
     "movement": sourced.whole(0, 99, "hexes"), "range": sourced.whole(0, 99, "hexes"),
     "ranged": sourced.boolean})
 

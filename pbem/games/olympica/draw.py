@@ -6,7 +6,8 @@ Text cells (1 character, so that the 26 columns fit a mail line): the top counte
 face-down Web counter, ``w`` Web Infantry, ``S`` Strongpoint, ``G`` the Generator, ``d`` a
 dummy; U.N.: ``H``, ``L``, ``T``, ``F``, ``B``), else the tunnel (``O`` / ``o`` a Tunnel Mouth
 / a Deep Tunnel, ``D`` a drilled mouth), else the terrain (``.`` clear, ``:`` incline, ``^``
-cliff); the counters are listed by hex under the map. SVG: the terrain colours, the dotted area and
+cliff; ``+`` a clear hex of the dotted area where the Generator is set up); the counters are
+listed by hex under the map. SVG: the terrain colours, the dotted area and
 the entry edges outlined, counters in their side's colour (a face-down Web counter shows its
 blank back and marker). Everything comes from the view, never from hidden facts.
 """
@@ -84,9 +85,10 @@ def draw(v: dict) -> Drawing:
         title = b.title + (f", {s.tunnels[h]} tunnel" if h in s.tunnels else "")
         spaces[h] = (Space(b.terrain, text, title, tuple(pieces[h]), b.special) if h in pieces
                      else plain_space(b.terrain, text, title, b.special))
-    legend = ("Terrain: . clear  : incline  ^ cliff   Tunnels: O mouth  o deep  D drilled",
-              "Web: ? face down  w infantry  S strongpoint  G generator  d dummy   U.N.: H heavy"
-              "  L light infantry  T laser tank  F lifter  B BOAR")
+    legend = ("Terrain: . clear  : incline  ^ cliff  + the dotted area (5.2)   Tunnels: O mouth"
+              "  o deep  D drilled",
+              "Web: ? face down  w infantry (Inf)  S strongpoint (SP)  G generator (Gen)  d dummy"
+              " (Dum)   U.N.: H heavy  L light infantry  T laser tank  F lifter  B BOAR")
     return Drawing(board=s.board, spaces=spaces, fills=FILLS, legend=legend,
                    notes=tuple(_notes(s)), text_width=1, sides=SIDES, specials=SPECIALS)
 
@@ -117,5 +119,7 @@ def _bare_spaces(board) -> dict:
     for h in board.labels():
         t = board.terrain(h)
         special = "dotted" if h in dotted else "edge" if h in edges else ""
-        spaces[h] = plain_space(t, TERRAIN_MARK.get(t, "?"), t, special)
+        mark = "+" if h in dotted and t == "clear" else TERRAIN_MARK.get(t, "?")
+        spaces[h] = plain_space(t, mark, t + (", the dotted area" if h in dotted else ""),
+                                special)
     return spaces

@@ -299,7 +299,7 @@ def _carry_out(run, uid: str, trip, gen_marker, gen: bool, off: bool) -> None:
     carried = "; ".join(f"{s.name(UN, u)} {trip.legs[u][0]} -> {h}"
                         for u, h in trip.ends.items())
     away = " and off the map" if off else ""
-    run.event("lift", f"{s.name(UN, uid)} flies {'-'.join(route)}{away}"
+    run.event("lift", f"{s.name(UN, uid)} flies {' '.join(route)}{away}"
               + (f", carrying {carried}" if carried else "") + " (18.1).", unit=uid, path=route,
               carried={u: [trip.legs[u][0], h] for u, h in trip.ends.items()}, off=off)
     if off:

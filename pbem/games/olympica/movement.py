@@ -81,7 +81,6 @@ def walk(run, o, side: str, uid: str, path: list, allowance: int | None = None,
     went = [] if start is not None else [here]
     places = [here]
     steps = 0
-    run.did(uid, "move")
     for i, place in enumerate(path):
         why = _step_problem(run, side, uid, here, place, steps, allowance, tunnels, blocked,
                             first=start is not None and steps == 0, last=i == len(path) - 1)
@@ -89,8 +88,10 @@ def walk(run, o, side: str, uid: str, path: list, allowance: int | None = None,
             run.problem(o, why[0], why[1])
             _back_off(run, side, uid, places, went)
             break
-        if side == WEB and steps == 0:
-            losses.reveal(run, uid, "it moved")  # 5.2, by its first step
+        if steps == 0:  # a move refused at its first step leaves the unit free to move
+            run.did(uid, "move")
+            if side == WEB:
+                losses.reveal(run, uid, "it moved")  # 5.2, by its first step
         steps += 1
         places.append(place)
         r.update(hex=place.hex, level=place.level, status="map")

@@ -41,6 +41,9 @@ class Run:
 
     def problem(self, o, rule: str, why: str) -> None:
         """Record a problem with order ``o`` (None: the order set as a whole)."""
+        suffix = f"({rule})"
+        if why.endswith(suffix):  # the rule is cited once, after the text
+            why = why[:-len(suffix)].rstrip()
         if o is None:
             self.problems.append(Problem(None, "", rule, why))
         else:
@@ -78,8 +81,8 @@ class Run:
             return uid
         if o is not None:
             if r is None:
-                mine = "your" if side == self.role else "an enemy"
-                why = f"{uid!r} names none of {mine} counters"
+                why = (f"{uid!r} names none of your counters" if side == self.role
+                       else f"{uid!r} names no enemy counter")
             elif r["status"] == "reserve":
                 why = f"{uid} has not dropped yet (14.0)"
             else:

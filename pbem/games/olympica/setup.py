@@ -64,35 +64,41 @@ def substitute(run, orders: list) -> None:
     dummy become two Infantry, and two more tunnels) or ``strongpoint`` (two Infantry and two
     tunnels become one Strongpoint and one dummy). The U.N.: ``light N`` / ``heavy N``, N
     infantry of the other type swapped, 23 infantry in all, within the counter mix."""
+    made = False
+    for o in (o for o in orders if o.verb == "substitute"):
+        if made:
+            run.problem(o, "5.4", "one substitution per player: an earlier line made it")
+        else:
+            made = _substitute(run, o)
+
+
+def _substitute(run, o) -> bool:
+    """One ``substitute`` order (:func:`substitute`); True when it was made."""
     s, role = run.s, run.role
-    subs = [o for o in orders if o.verb == "substitute"]
-    for extra in subs[1:]:
-        run.problem(extra, "5.4", "one substitution per player: the first one counts")
-    if not subs:
-        return
-    o = subs[0]
     what, n = o.args["what"], o.args["n"]
     mix = s.rules.counter_mix
     if role == WEB:
         if what not in ("infantry", "strongpoint"):
-            return run.problem(o, "5.4", f"{what!r}: the Web substitutes `infantry` or "
-                               f"`strongpoint`")
+            return _no(run, o, "5.4", f"{what!r}: the Web substitutes `infantry` or "
+                       f"`strongpoint`")
         have = {k: [m for m, v in s.kinds.items() if v == k] for k in WEB_ORDER}
         if what == "infantry":
             out, into, tunnels = ["strongpoint", "dummy"], ["web-infantry"] * 2, 2
         else:
             out, into, tunnels = ["web-infantry", "web-infantry"], ["strongpoint", "dummy"], -2
         need = {k: out.count(k) for k in out}
-        if any(len(have[k]) < c for k, c in need.items()):
-            return run.problem(o, "5.4", f"the Web has too few {out[0]} counters to give up")
+        short = [k for k, c in need.items() if len(have[k]) < c]
+        if short:
+            return _no(run, o, "5.4", f"the Web has {len(have[short[0]])} {WEB_NAMES[short[0]]} "
+                       f"counters, and this substitution gives up {need[short[0]]}")
         after = {k: len(have[k]) - need.get(k, 0) + into.count(k) for k in WEB_ORDER}
         limit = {"web-infantry": mix["web-infantry"], "strongpoint": mix["strongpoint"],
                  "dummy": mix["dummy"]}
         if any(after[k] > v for k, v in limit.items()) or \
                 s.tunnels_left + tunnels + len(s.tunnels) > mix["tunnels"]:
-            return run.problem(o, "5.4", "the counter mix cannot be exceeded")
+            return _no(run, o, "5.4", "the counter mix cannot be exceeded")
         if s.tunnels_left + tunnels < 0:
-            return run.problem(o, "5.4", "too few tunnels to give up two")
+            return _no(run, o, "5.4", "too few tunnels to give up two")
         freed = [have[k].pop(0) for k in out]
         for m, k in zip(freed, into):
             s.kinds[m] = k
@@ -100,20 +106,26 @@ def substitute(run, orders: list) -> None:
         s.substitution[WEB] = what
     else:
         if what not in ("light", "heavy"):
-            return run.problem(o, "5.4", f"{what!r}: the U.N. substitutes `light N` or "
-                               f"`heavy N`")
+            return _no(run, o, "5.4", f"{what!r}: the U.N. substitutes `light N` or "
+                       f"`heavy N`")
         counts = {k: sum(1 for r in s.un.values() if r["kind"] == k)
                   for k in UN_PREFIX}
         src, dst = (("un-heavy-infantry", "un-light-infantry") if what == "light"
                     else ("un-light-infantry", "un-heavy-infantry"))
         if n > counts[src] or counts[dst] + n > mix[dst]:
-            return run.problem(o, "5.4", f"{n} {src} cannot become {dst}: {counts[src]} to "
-                               f"give, and the counter mix has {mix[dst]} {dst} counters")
+            return _no(run, o, "5.4", f"{n} {src} cannot become {dst}: {counts[src]} to "
+                       f"give, and the counter mix has {mix[dst]} {dst} counters")
         counts[src] -= n
         counts[dst] += n
         _un_forces(s, {k: v for k, v in counts.items() if v})
         s.substitution[UN] = f"{what} {n}"
     run.event("substitution", "Your substitution is made (5.4).", (role,))
+    return True
+
+
+def _no(run, o, rule: str, why: str) -> bool:
+    run.problem(o, rule, why)
+    return False
 
 
 def place(run, o) -> None:
@@ -139,7 +151,8 @@ def placement_problem(s: State, m: str, p: Place) -> str | None:
     if p.level != "surface" and p.hex not in s.tunnels:
         return f"{p}: no tunnel in {p.hex} to be underground in"
     if kind == "generator" and p.hex not in s.board.group("dotted"):
-        return f"{m} is the Web Generator: it must be set up within the dotted area (5.2)"
+        return (f"{m} is the Web Generator: it must be set up within the dotted area (5.2): "
+                f"{' '.join(s.board.group('dotted'))}")
     here = [x for x, r in s.web.items() if r["status"] == "map" and r["hex"] == p.hex]
     if kind == "strongpoint":
         if p.hex in s.scenario.get("fixed_mouths", []) or p.hex in s.tunnels:

@@ -18,7 +18,7 @@ _HELP = {
     "compel": "19.2: one U.N. unit (not the BOAR) up to three hexes",
     "compel-drop": "14.2: one drop within two hexes of the Generator, moved up to three hexes",
     "enter": "21.0: an eliminated Web Infantry from this turn's edge",
-    "move": "7.0: hex by hex; HEXu is underground (13.4)",
+    "move": "7.0: hex by hex (HEXu: underground in a tunnel, 13.4)",
     "reveal": "16.2: turn a Strongpoint face up",
     "drop": "14.1: three units, each adjacent to the other two",
     "lift": "18.1: +UNIT picks up, -UNIT sets down, off leaves the map (18.4)",
@@ -37,7 +37,7 @@ def template(s, role: str) -> str:
     w = window(s)
     if w is None or role not in w.owed:
         return "# no orders are owed from you now\n"
-    out = [f"# Olympica, Game-Turn {w.turn}: {w.title}",
+    out = [f"# Olympica, {w.title}",
            "# orders are carried out phase by phase (6.0), in the order written within a phase"]
     syntax = VERBS.syntax()
     for verb in w.verbs.get(role, ()):

@@ -36,25 +36,26 @@ def setup(roles: list, options: dict, data: dict, board, chance) -> tuple[State,
 
 def window(s: State) -> Window | None:
     """Who owes orders now (module docstring); None once the game is over."""
-    st = list(STANDING)
+    st = list(STANDING) if s.advanced else ["retreat"]  # no tunnels in 4.1
     if s.stage == "over":
         return None
     if s.stage == "forces":
         return Window(0, "forces", (WEB, UN), verbs={WEB: ["substitute"], UN: ["substitute"]},
-                      simultaneous=True, title="5.4: secret substitutions")
+                      simultaneous=True, title="Setup: the secret substitutions (5.4)")
     if s.stage == "web-setup":
         verbs = ["place"] + (["tunnel"] if s.scenario.get("free_tunnels_when") == "setup"
                              else [])
-        return Window(0, "setup", (WEB,), verbs={WEB: verbs + st}, title="5.2: the Web sets up")
+        return Window(0, "setup", (WEB,), verbs={WEB: verbs + st}, title="Setup: the Web sets up (5.2)")
     if s.stage == "un-drop":
         return Window(0, "drop", (UN,), verbs={UN: ["drop"] + st},
-                      title="5.3: the U.N. initial drops")
+                      title="Setup: the U.N. initial drops (5.3)")
     if s.stage == "compel":
         return Window(s.turn, "compel", (WEB,), verbs={WEB: ["compel-drop"] + st}, short=True,
-                      title="14.2: the Web may compel one drop")
+                      title=f"{f'Game-Turn {s.turn}' if s.turn else 'Setup'}: the Web may "
+                            f"compel one drop (14.2)")
     if s.stage == "web":
-        verbs = ["compel"] + (["tunnel"] if s.advanced else []) + ["enter", "move", "reveal",
-                                                                     "fire"]
+        verbs = ["compel"] + (["tunnel"] if s.advanced else []) + ["enter", "move"]
+        verbs += (["reveal"] if s.option("umbrellas") else []) + ["fire"]
         verbs += ["demolish"] if s.option("demolition") else []
         return Window(s.turn, "web", (WEB,), verbs={WEB: verbs + st},
                       title=f"Game-Turn {s.turn}: the Web Player-Turn (6.0 I)")
@@ -85,11 +86,8 @@ def of(orders: list, *verbs) -> list:
 def web_turn(run, orders: list) -> None:
     """6.0 I A-F (module docstring)."""
     s = run.s
-    for o in of(orders, "compel")[:1]:
+    for o in of(orders, "compel"):  # the first that can be carried out counts (19.2)
         drops.compel(run, o)
-    for o in of(orders, "compel")[1:]:
-        run.problem(o, "19.2", "one U.N. unit is compelled each Compulsion Phase: the first "
-                    "order counts")
     run.phase_reset()
     for o in of(orders, "tunnel"):
         tunnels.place_tunnel(run, o)
@@ -173,11 +171,8 @@ def play(run, orders: list | None) -> None:
         if s.turn > 0:
             un_movement(run, orders)
     elif s.stage == "compel":
-        for o in of(orders, "compel-drop")[:1]:
+        for o in of(orders, "compel-drop"):  # the first that can be carried out counts
             drops.compel_drop(run, o)
-        for o in of(orders, "compel-drop")[1:]:
-            run.problem(o, "14.2", "one drop may be compelled each Drop Phase: the first order "
-                        "counts")
         drops.land(run)
     elif s.stage == "web":
         web_turn(run, orders)
