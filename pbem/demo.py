@@ -139,7 +139,8 @@ def run_demo(ruleset_name: str = "atlantis", *, players: int | None = None, out_
     if players is None:
         players = min(3, rs.max_roles)
     if not rs.min_roles <= players <= rs.max_roles:
-        raise ValueError(f"{rs.title} takes {rs.min_roles} to {rs.max_roles} players")
+        raise ValueError(f"{rs.title} takes {rs.min_roles} players" if rs.min_roles == rs.max_roles
+                         else f"{rs.title} takes {rs.min_roles} to {rs.max_roles} players")
     out = Path(out_dir) if out_dir else Path(tempfile.mkdtemp(prefix="pbem-demo-"))
     for sub in ("keys", "mail-in", "mail-out", "reports", "work"):
         (out / sub).mkdir(parents=True, exist_ok=True)

@@ -179,5 +179,9 @@ def option_pairs(options) -> dict:
         k, eq, v = o.partition("=")
         if not eq:
             raise click.BadParameter(f"expected K=V, found {o!r}", param_hint="--option")
+        if k.strip() in opts:
+            raise click.BadParameter(f"{k.strip()} is given twice ({k.strip()}="
+                                     f"{opts[k.strip()]} and {o!r}): give each option once",
+                                     param_hint="--option")
         opts[k.strip()] = v.strip()
     return opts
