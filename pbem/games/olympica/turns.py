@@ -45,7 +45,8 @@ def window(s: State) -> Window | None:
     if s.stage == "web-setup":
         verbs = ["place"] + (["tunnel"] if s.scenario.get("free_tunnels_when") == "setup"
                              else [])
-        return Window(0, "setup", (WEB,), verbs={WEB: verbs + st}, title="Setup: the Web sets up (5.2)")
+        return Window(0, "setup", (WEB,), verbs={WEB: verbs + st},
+                      title="Setup: the Web sets up (5.2)")
     if s.stage == "un-drop":
         return Window(0, "drop", (UN,), verbs={UN: ["drop"] + st},
                       title="Setup: the U.N. initial drops (5.3)")
