@@ -101,16 +101,21 @@ def web_turn(run, orders: list) -> None:
             movement.end_check(run, o, WEB, o.args["unit"])
         else:
             movement.reveal_order(run, o)
-    moved = dict(run.moved)
+    combat_and_dust(run, orders, s.web)
+
+
+def combat_and_dust(run, orders: list, own: dict) -> None:
+    """The Ranged Combat Phase (10.0; 13.6's demolitions, by units that did not move: the
+    Movement Phase's record is kept) and the DUST Removal Phase of the side whose counters are
+    ``own`` (6.0 I E-F, II C-D)."""
     run.fired.clear()
     ranged.start_phase(run)
     for o in of(orders, "fire", "demolish"):
         if o.verb == "fire":
             ranged.fire(run, o)
         else:
-            run.moved = moved
             tunnels.demolish(run, o)
-    for r in s.web.values():
+    for r in own.values():
         r["dust"] = False
 
 
@@ -128,17 +133,7 @@ def un_movement(run, orders: list) -> None:
             tunnels.drill(run, o)
         if evacuated(s):
             return
-    moved = dict(run.moved)
-    run.fired.clear()
-    ranged.start_phase(run)
-    for o in of(orders, "fire", "demolish"):
-        if o.verb == "fire":
-            ranged.fire(run, o)
-        else:
-            run.moved = moved
-            tunnels.demolish(run, o)
-    for r in s.un.values():
-        r["dust"] = False
+    combat_and_dust(run, orders, s.un)
     run.phase_reset()
     for o in of(orders, "move2"):
         movement.move(run, o, second=True)
