@@ -185,3 +185,20 @@ def test_7_1_a_move_refused_at_its_first_step_leaves_the_unit_free():
     res = RS.resolve(s, {"un": orders("un", s, "move H1 1215\nmove H1 1213")}, Chance([]))
     assert s.un["H1"]["hex"] == "1213" and [p.text for p in res.problems["un"]] == [
         "move H1 1215"]
+
+
+def test_12_4_dr2_never_moves_a_defender_underground_even_with_underground_retreat():
+    # 12.4: "unless the defending unit is ... underground in a Tunnel Mouth or Deep Tunnel";
+    # the owner's standing order `underground retreat` (12.3.2) does not apply to a DR2
+    s = position(un={"H1": ("un-heavy-infantry", "1717u")}, tunnels={"1717": "mouth"})
+    s.standing["un"] = {"underground": "retreat"}
+    r = run_for(s, "web", [1] * 4)
+    assert losses.retreat(r, "un", "H1", defender=True) == "stayed"
+    assert losses.retreat(r, "un", "H1") in ("retreated", "eliminated")  # an AR2: it may go
+
+
+def test_16_1_a_laser_tank_under_a_tunnel_mouth_ignores_retreats():
+    s = position(un={"T1": ("un-laser-tank", "1717u")}, tunnels={"1717": "mouth"})
+    s.standing["un"] = {"underground": "retreat"}
+    r = run_for(s, "web", [1] * 4)
+    assert losses.retreat(r, "un", "T1") == "stayed" and s.un["T1"]["hex"] == "1717"

@@ -128,18 +128,27 @@ def dotted_middle(board) -> str:
     return min(dotted, key=lambda h: (max(board.distance(h, o) for o in dotted), h))
 
 
-def retreat(run, side: str, uid: str) -> str:
+def retreat(run, side: str, uid: str, *, defender: bool = False) -> str:
     """Retreat ``side``'s unit two hexes (AR2/DR2), chosen by the opposing player (12.3,
     12.4): onto the ring at two hexes, not off the map, not onto a friendly unit, onto an
     enemy only when nothing else is possible (a Close Assault then completes the retreat), no
     cliff to cliff step (12.3.1). Strongpoints ignore retreats (12.3.2, 16.1); a unit
     underground stays unless its owner's standing order is ``underground retreat`` (12.3.2).
-    Returns ``"stayed"``, ``"retreated"``, ``"eliminated"`` or ``"assault"`` (the caller
-    carries out the Close Assault at the unit's new hex)."""
+    ``defender``: a DR2 of Ranged Combat, which a unit underground never takes (12.4: "unless
+    the defending unit is ... underground in a Tunnel Mouth or Deep Tunnel"); a Laser Tank under
+    a Tunnel Mouth ignores every retreat (16.1). Returns ``"stayed"``, ``"retreated"``,
+    ``"eliminated"`` or ``"assault"`` (the caller carries out the Close Assault at the unit's new
+    hex)."""
     s = run.s
     r = s.rec(side, uid)
     if s.kind(side, uid) == "strongpoint":
         run.event("retreat", f"{s.name(side, uid)} ignores the retreat (12.3.2, 16.1).")
+        return "stayed"
+    under = r["level"] != SURFACE
+    tank = s.kind(side, uid) == "un-laser-tank" and s.tunnel_map().is_mouth(r["hex"])
+    if under and (defender or tank):
+        run.event("retreat", f"{s.name(side, uid)} is underground and does not retreat "
+                  f"({'12.4' if defender else '16.1'}).")
         return "stayed"
     if r["level"] != SURFACE and s.standing.get(side, {}).get("underground") != "retreat":
         run.event("retreat", f"{s.name(side, uid)} is underground and stays (12.3.2).")

@@ -363,7 +363,7 @@ def _apply(run, o, by: list, targets: list, result: str) -> None:
             _retreat(run, side, a)
     elif result == "DR2":
         for t in targets:
-            _retreat(run, enemy, t)
+            _retreat(run, enemy, t, defender=True)
     elif result == "DUST":
         for t in targets:
             losses.dust(run, enemy, t)
@@ -377,12 +377,12 @@ def _apply(run, o, by: list, targets: list, result: str) -> None:
     losses.note_generator(run)
 
 
-def _retreat(run, side: str, uid: str) -> None:
-    """Two hexes, chosen by the other player (12.3, 12.4); a retreat onto an enemy is a Close
-    Assault (12.3)."""
+def _retreat(run, side: str, uid: str, defender: bool = False) -> None:
+    """Two hexes, chosen by the other player (12.3, 12.4: ``defender``); a retreat onto an
+    enemy is a Close Assault (12.3)."""
     if run.s.rec(side, uid)["status"] != "map":
         return
-    if losses.retreat(run, side, uid) == "assault":
+    if losses.retreat(run, side, uid, defender=defender) == "assault":
         assaults.enter_enemy(run, side, uid)
 
 
