@@ -368,13 +368,16 @@ DATABASE_FREE = frozenset("""
     test_altassar_rules test_atlantis_creatures test_atlantis_fuzz test_atlantis_games
     test_atlantis_helpers test_atlantis_moves test_atlantis_orders test_atlantis_setup
     test_atlantis_sinking test_atlantis_texts test_attackforce_docs test_attackforce_secrets
-    test_check_leaves_the_state test_combat_crt test_counters test_crypto_canonical
+    test_cards test_check_leaves_the_state test_combat_crt test_counters test_crypto_canonical
     test_crypto_docs test_crypto_keys test_crypto_sshsig test_dice test_dice_properties
     test_drawing test_drawing_graph test_fastverify test_headers test_hexlines test_hexmap
     test_ledger test_mail_boundary test_mail_flowed test_mail_fuzz test_mail_htmltext
     test_mail_mimeparams test_mail_plain_headers test_mail_real_clients test_mail_sources
     test_modular test_order_readers test_orderlines test_randombot test_report_maps
     test_settings test_svgmap_graph
+    test_levels test_assault test_carry test_retreat test_olympica_data test_olympica_moves
+    test_olympica_drops test_olympica_ranged test_olympica_tunnels test_olympica_lifters
+    test_olympica_turns test_olympica_audit test_olympica_games test_olympica_docs
 """.split())
 """Test modules that never open a database (pure rules, parsing, dice, crypto, drawing):
 each of their tests gets the marker ``database_free``, as does any test marked so by hand.
