@@ -67,3 +67,30 @@ def test_every_ability_is_in_the_vocabulary_and_every_card_has_a_source(data):
         for a in card["abilities"]:
             assert a["what"] in VOCABULARY and a["phase"] in ("planning", "action"), (cid, a)
             assert a.get("level", 0) in (0, 1, 2, 3), (cid, a)
+
+
+def test_resources_one_scrap_per_player_two_carbon_two_minerals(data):
+    # Resources: "Add one scrap per player, and two each of carbon and minerals"
+    r = data["resources"]
+    assert r["start"] == {"scrap": 1, "carbon": 2, "minerals": 2} and r["scrap_per_player"]
+
+
+def test_scenario_1_projects_and_the_repeatable_solar_array(data):
+    # Scenario 1: Solar Array (Chapter 1: "the only project that may be completed more than
+    # once"), Ship Phaser (Chapter 2), Hab System (Chapter 3); Card Setup: the Terraform Tools
+    # under Terraforming, the Scanners under the Scanner Array (scenario 2)
+    p = data["projects"]
+    assert {k for k, v in p.items() if v["scenario"] == 1} == {"solar-array", "ship-phaser",
+                                                                "hab-system"}
+    assert [k for k, v in p.items() if v.get("repeatable")] == ["solar-array"]
+    assert p["terraforming"]["gives"] == "terraform-tool"
+    assert p["scanner-array"]["gives"] == "scanner" and p["scanner-array"]["scenario"] == 2
+
+
+def test_harder_difficulty_leaves_fewer_rounds(data):
+    # Select Difficulty: "The difficulty affects how many rounds you will have ... with 3 stars
+    # being the hardest"
+    t = data["round_track"]
+    for players in ("1", "2", "3", "4"):
+        rounds = [t["loss"][players] - t["start"][stars] for stars in ("1", "2", "3")]
+        assert rounds == sorted(rounds, reverse=True) and len(set(rounds)) == 3
