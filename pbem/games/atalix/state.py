@@ -1,0 +1,150 @@
+"""The Escape from Atalix game state and its split by audience (dump/load, view).
+
+Who sees what (issue 13: "each player's hand is that player's secret; the deck order is drawn on
+the hidden stream"):
+
+- ``public``: the board and everything on it (pawns, storm tokens, the alien and its damage,
+  resource cubes, paths, equipment), the team's resources, the research, round and card cost
+  tracks, the market's face-up row and how many cards its deck holds, the projects built, the
+  scenario's chapter, the first player; for each player the cards face up in the play area
+  (``played``), the active cards, the discard pile ("Players may look through their discard
+  pile") and how many cards are in the hand and the deck;
+- ``secret[role]``: the player's hand, and what the player's draw deck holds, sorted (a
+  player knows what is in the deck, not its order);
+- ``referee``: the order of every draw deck and of the Upgrade deck (dealt on the hidden dice
+  stream; revealed by the hidden stream's values at the end).
+
+A role state (pbem.engine.gamestate.role_state) lacks the other players' secret parts and the
+referee part: their hands are then unknown (None) and no deck has an order.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from pbem.boards.hexmap import HexMap
+from pbem.cards import Market, PlayerCards
+from pbem.engine.ruleset import Parts
+
+STAGES = ("setup", "plan", "over")
+"""``setup``: the starting cards chosen and the active card (rulebook, Player Setup);
+``plan``: a set of turns, the Planning Phase of every player at once then the Action Phase in
+first-player order; ``over``."""
+
+
+@dataclass
+class State:
+    """The whole game (module docstring). ``players``: role -> :class:`pbem.cards.PlayerCards`
+    (the hand and deck order only where this state knows them); ``world``: the End of Round's
+    data (:class:`.events.EndState` as a dict: storm, alien, cubes, team resources, round
+    track); ``market``: the Upgrade deck and its face-up row (:class:`pbem.cards.Market`, the
+    deck's order only where known); ``meter``: the Card Cost Meter (JSON)."""
+
+    seats: list
+    options: dict
+    data: dict
+    board: HexMap
+    round: int = 0
+    set: int = 0
+    stage: str = "setup"
+    first: int = 0
+    pawns: dict = field(default_factory=dict)
+    world: dict = field(default_factory=dict)
+    research: int = 0
+    meter: dict = field(default_factory=dict)
+    market: Market | None = None
+    projects: list = field(default_factory=list)
+    paths: list = field(default_factory=list)
+    equipment: dict = field(default_factory=dict)
+    chapter: dict = field(default_factory=dict)
+    players: dict = field(default_factory=dict)
+    outcome: dict | None = None
+
+    def first_player(self) -> str:
+        """The role holding the die ("the player with the die will complete their turn first
+        during the Action Phase")."""
+        return self.seats[self.first % len(self.seats)]
+
+    def order(self) -> list:
+        """The roles in Action Phase order, from the first player round the table (left)."""
+        i = self.first % len(self.seats)
+        return self.seats[i:] + self.seats[:i]
+
+
+_PUBLIC = ("round", "set", "stage", "first", "pawns", "world", "research", "meter", "projects",
+           "paths", "equipment", "chapter", "outcome")
+
+
+def _public_cards(p: PlayerCards) -> dict:
+    """What everyone sees of a player's cards: the play area, the active cards, the discard
+    pile, and the sizes of the hand and the deck."""
+    return {"played": list(p.played), "active": list(p.active), "discard": list(p.discard),
+            "hand_size": len(p.hand), "deck_size": len(p.deck)}
+
+
+def public_part(s: State) -> dict:
+    """The public part (module docstring), JSON values."""
+    pub = {k: copy.deepcopy(getattr(s, k)) for k in _PUBLIC}
+    pub.update(seats=list(s.seats), options=dict(s.options), data=s.data,
+               board=s.board.to_dict(),
+               market={"row": list(s.market.row), "extra": list(s.market.extra),
+                       "size": s.market.size, "deck_size": len(s.market.deck)}
+               if s.market else None,
+               cards={r: _public_cards(p) for r, p in s.players.items()})
+    return pub
+
+
+def secret_part(s: State, role: str) -> dict:
+    """``role``'s secret part: its hand and its deck's contents, sorted (not its order)."""
+    p = s.players[role]
+    return {"hand": list(p.hand), "deck": sorted(p.deck)}
+
+
+def referee_part(s: State) -> dict:
+    """The referee part: every deck's order."""
+    return {"decks": {r: list(p.deck) for r, p in s.players.items()},
+            "market_deck": list(s.market.deck) if s.market else []}
+
+
+def dump(s: State) -> Parts:
+    """The state split by audience; ``load(dump(s))`` gives an equal state."""
+    return Parts(public=public_part(s), secret={r: secret_part(s, r) for r in s.players},
+                 referee=referee_part(s))
+
+
+def build(public: dict, secrets: dict, referee: dict) -> State:
+    """A state from the parts given: a missing secret part leaves that hand unknown (None), a
+    missing referee part leaves every deck without an order (a known deck's contents, sorted,
+    stand in for the role whose secret part is given)."""
+    s = State(seats=list(public["seats"]), options=dict(public["options"]), data=public["data"],
+              board=HexMap.from_dict(public["board"]))
+    for k in _PUBLIC:
+        setattr(s, k, copy.deepcopy(public[k]))
+    decks = referee.get("decks", {})
+    for role, pub in public["cards"].items():
+        sec = secrets.get(role)
+        deck = decks.get(role, sec["deck"] if sec is not None else [])
+        hand = sec["hand"] if sec is not None else []
+        s.players[role] = PlayerCards(deck=deck, hand=hand, played=pub["played"],
+                                      discard=pub["discard"], active=pub["active"])
+    m = public.get("market")
+    if m is not None:
+        s.market = Market(referee.get("market_deck", []), m["size"], m["row"], m["extra"])
+    return s
+
+
+def load(parts: Parts) -> State:
+    """The state from :func:`dump`'s parts; other roles' secret parts and the referee part may
+    be missing (a role state: docs/rulesets.md, "What a role is given")."""
+    return build(parts.public, parts.secret, parts.referee)
+
+
+def view(s: State, role: str) -> dict:
+    """What ``role`` may know (``"*"``: the public view): the public part and, for a player,
+    ``secret``: its own hand and deck contents."""
+    v = public_part(s)
+    v["role"] = role
+    if role in s.players:
+        v["secret"] = secret_part(s, role)
+    return v
