@@ -1,0 +1,125 @@
+"""Escape from Atalix orders: the verb table and ``parse``.
+
+Cards are named by their instance id as the player's report lists them (``oxygen-1``,
+``jet-pack-3``; any case), card types by their id (``action``, ``gain-scrap``), spaces by hex
+label (``0504``). Whether a card is in the hand or a move is legal is judged against the
+position later: parse sees no state.
+
+| verb | window | meaning (rulebook section) |
+|---|---|---|
+| `choose TYPE...` | setup | the starting cards wanted, in order (Starting Deck: "take turns selecting 2 additional cards") |
+| `active TYPE` / `active CARD` | setup, plan | the Active Card (Active Card; Research Track's active card symbol) |
+| `play CARD [N...]` | plan | play a card, with the indexes of the abilities used (Planning Phase) |
+| `move HEX [HEX]` | plan | the Move action (Action Phase) |
+| `climb HEX` | plan | the Climb action |
+| `collect` | plan | collect the cube of the pawn's space |
+| `scavenge repair\\|salvage\\|scrap [RESOURCE]` | plan | Scavenge with its choice |
+| `use CARD N [ARGS...]` | plan | an Action Phase ability of a played card (N: its index) |
+| `build PROJECT` | plan | a proposal for the end of round's projects (Build Projects) |
+| `alien HEX` | plan | a proposal for the alien's path when several are equal (event 2) |
+"""
+
+from __future__ import annotations
+
+from pbem.engine.orderlines import OrderSyntaxError, Verb, VerbTable
+
+
+def _word(w: str, what: str) -> str:
+    if not w.replace("-", "").isalnum():
+        raise OrderSyntaxError(f"{w!r} is not {what}")
+    return w.lower()
+
+
+def _hex(w: str) -> str:
+    if len(w) != 4 or not w.isdigit():
+        raise OrderSyntaxError(f"{w!r} is not a hex label (four digits, e.g. 0504)")
+    return w
+
+
+def _choose(words: tuple) -> dict:
+    if not words:
+        raise OrderSyntaxError("expected the starting card types wanted, in order")
+    return {"types": [_word(w, "a card type") for w in words]}
+
+
+def _active(words: tuple) -> dict:
+    if len(words) != 1:
+        raise OrderSyntaxError("expected one card (or card type)")
+    return {"card": _word(words[0], "a card")}
+
+
+def _play(words: tuple) -> dict:
+    if not words:
+        raise OrderSyntaxError("expected a card of your hand, then optionally the numbers of "
+                               "the abilities used")
+    if not all(w.isdigit() for w in words[1:]):
+        raise OrderSyntaxError("after the card: the numbers of the abilities used (0, 1...)")
+    return {"card": _word(words[0], "a card"), "abilities": [int(w) for w in words[1:]]}
+
+
+def _move(words: tuple) -> dict:
+    if not 1 <= len(words) <= 2:
+        raise OrderSyntaxError("expected one or two spaces (Move: up to 2 board spaces)")
+    return {"path": [_hex(w) for w in words]}
+
+
+def _climb(words: tuple) -> dict:
+    if len(words) != 1:
+        raise OrderSyntaxError("expected the one space climbed to")
+    return {"to": _hex(words[0])}
+
+
+def _none(words: tuple) -> dict:
+    if words:
+        raise OrderSyntaxError("expected nothing after the verb")
+    return {}
+
+
+def _scavenge(words: tuple) -> dict:
+    if not words or words[0] not in ("repair", "salvage", "scrap") or len(words) > 2:
+        raise OrderSyntaxError("expected repair, salvage or scrap RESOURCE")
+    if words[0] == "scrap" and len(words) != 2:
+        raise OrderSyntaxError("scrap needs the resource taken: scrap, carbon or minerals")
+    return {"choice": words[0], "resource": words[1] if len(words) == 2 else None}
+
+
+def _use(words: tuple) -> dict:
+    if len(words) < 2 or not words[1].isdigit():
+        raise OrderSyntaxError("expected a played card, the number of its ability, then what "
+                               "the ability needs")
+    return {"card": _word(words[0], "a card"), "index": int(words[1]), "args": list(words[2:])}
+
+
+def _build(words: tuple) -> dict:
+    if len(words) != 1:
+        raise OrderSyntaxError("expected one project")
+    return {"project": _word(words[0], "a project")}
+
+
+def _alien(words: tuple) -> dict:
+    if len(words) != 1:
+        raise OrderSyntaxError("expected the space the alien should enter")
+    return {"to": _hex(words[0])}
+
+
+VERBS = VerbTable([
+    Verb("choose", "choose TYPE [TYPE...]", "Starting Deck", _choose),
+    Verb("active", "active CARD", "Active Card", _active),
+    Verb("play", "play CARD [N...]", "Planning Phase", _play),
+    Verb("move", "move HEX [HEX]", "Action Phase", _move),
+    Verb("climb", "climb HEX", "Action Phase; Movement Restrictions", _climb),
+    Verb("collect", "collect", "Action Phase", _none),
+    Verb("scavenge", "scavenge repair|salvage|scrap [RESOURCE]", "Action Phase", _scavenge),
+    Verb("use", "use CARD N [ARGS...]", "Action Phase", _use),
+    Verb("build", "build PROJECT", "Build Projects", _build),
+    Verb("alien", "alien HEX", "Events (2)", _alien),
+], rule="Turns and Rounds")
+"""The orders of Escape from Atalix (module docstring)."""
+
+ORDER_VERBS = tuple(VERBS.syntax())
+
+
+def parse(role: str, window, body: str, first_line: int) -> tuple[list, list]:
+    """``(orders, problems)`` from ``role``'s order ``body`` for ``window``; every unreadable
+    line is a Problem quoting it with its line number (pbem.engine.orderlines)."""
+    return VERBS.parse(role, window, body, first_line)
