@@ -7,9 +7,9 @@ position later: parse sees no state.
 
 | verb | window | meaning (rulebook section) |
 |---|---|---|
-| `choose TYPE...` | setup | the starting cards wanted, in order (Starting Deck: "take turns selecting 2 additional cards") |
-| `active TYPE` / `active CARD` | setup, plan | the Active Card (Active Card; Research Track's active card symbol) |
-| `play CARD [N...]` | plan | play a card, with the indexes of the abilities used (Planning Phase) |
+| `choose TYPE...` | setup | the starting cards wanted, in order (Starting Deck) |
+| `active CARD` | setup, plan | the Active Card (Active Card; Research Track) |
+| `play CARD [N...]` | plan | a card, with the indexes of its abilities used (Planning) |
 | `move HEX [HEX]` | plan | the Move action (Action Phase) |
 | `climb HEX` | plan | the Climb action |
 | `collect` | plan | collect the cube of the pawn's space |
