@@ -19,6 +19,7 @@ from __future__ import annotations
 from pbem.cards import Market, PlayerCards, shuffled
 
 from .board import Board
+from .data import Rules
 from .state import State
 
 MARKET_SIZE = 5
@@ -83,7 +84,7 @@ def new_game(roles: list, options: dict, data: dict, hexmap, chance) -> State:
                "last_resource_roll": None, "distributed_this_round": False,
                "storm_exhausted": False, "alien_at_center": False}
     s.research = 0
-    s.meter = {"left": 0, "right": 0}
+    s.meter = Rules.from_data(data).cost_meter(len(s.seats)).to_json()
     # Card Setup: "separate the upgrade cards called Scanner and Terraform Tool ... and keep them
     # with the Project Cards": the Upgrade deck holds the others
     upgrades = shuffled([c for c in instances(cards, "upgrade")

@@ -148,3 +148,9 @@ def view(s: State, role: str) -> dict:
     if role in s.players:
         v["secret"] = secret_part(s, role)
     return v
+
+
+def from_view(v: dict) -> State:
+    """The role state a :func:`view` was made from (for the bot)."""
+    role = v.get("role", "*")
+    return build(v, {role: v["secret"]} if "secret" in v else {}, {})

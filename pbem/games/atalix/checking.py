@@ -1,0 +1,48 @@
+"""Checking a player's orders (the receipt's problems): the orders carried out *dry* on a copy
+of the player's own state (its hand and deck contents; no deck order, no other hand), with
+dice that roll nothing, so no problem text can depend on another player's secret or the order
+of a deck. Moves and abilities are judged against the board as it stands; an order legal when
+sent may fail when its turn comes (an earlier player moved the alien): Resolution problems."""
+
+from __future__ import annotations
+
+import copy
+
+from pbem.engine.ruleset import Problem
+
+from .actions import Turn
+from .board import Board
+from .data import Rules
+from .planning import plan_turn
+from .turns import ACTION_VERBS, _args, window
+
+
+class _NoDice:
+    """Dice of a dry run: every roll 1, shuffles keep the order."""
+
+    def roll(self, sides, why):
+        return 1
+
+    def shuffle(self, items, why):
+        return list(items)
+
+
+def check(s, role: str, orders: list) -> list:
+    """Problems with ``role``'s parsed ``orders`` against the position of ``s`` (not changed);
+    ``[]`` when the role owes no orders now (parse reported that)."""
+    w = window(s)
+    if w is None or role not in w.owed or s.stage != "plan":
+        return []
+    s = copy.deepcopy(s)
+    played = [(o.line, o.args["card"], o.args["abilities"]) for o in orders if o.verb == "play"]
+    plan = plan_turn(s.data["cards"], s.players[role], played,
+                     research_level=Rules.from_data(s.data).level_at(s.research),
+                     active=list(s.players[role].active))
+    text = {o.line: o.text for o in orders}
+    out = [Problem(line, text.get(line, ""), rule, why) for line, rule, why in plan.problems]
+    turn = Turn(s, role, plan, _NoDice(), _NoDice(), Board(s.board))
+    for o in orders:
+        if o.verb in ACTION_VERBS:
+            turn.carry_out(o.line, o.verb, _args(o))
+    out += [Problem(line, text.get(line, ""), rule, why) for line, rule, why in turn.problems]
+    return out

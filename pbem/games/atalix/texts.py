@@ -1,0 +1,37 @@
+"""Escape from Atalix texts: the order template of each window."""
+
+from __future__ import annotations
+
+from .orders import VERBS
+from .turns import window
+
+_HELP = {
+    "choose": "Starting Deck: the 2 more starting card types you want, in order",
+    "active": "Active Card: resolved every turn (default: your Oxygen card)",
+    "play": "Planning Phase: a card of your hand, in order; numbers: the abilities used",
+    "move": "Action Phase: up to 2 spaces, never up (Movement Restrictions)",
+    "climb": "Action Phase: 1 space, 1 level up",
+    "collect": "Action Phase: the cube on your space",
+    "scavenge": "Action Phase: on a star space, the top upgrade card",
+    "use": "Action Phase: an ability of a card you played (its number)",
+    "build": "Build Projects: your proposal for the end of the round",
+    "alien": "Events (2): the space the alien enters when paths are equal",
+}
+
+
+def template(s, role: str) -> str:
+    """The comment lines ``role`` edits into orders for the current window: the verbs with
+    their syntax and rule, the player's hand, active cards and pawn."""
+    w = window(s)
+    if w is None or role not in w.owed:
+        return "# no orders are owed from you now\n"
+    syntax = VERBS.syntax()
+    out = [f"# Escape from Atalix: {w.title}",
+           "# plays first (in order), then your actions in the order written"]
+    for verb in w.verbs.get(role, ()):
+        out.append(f"#   {syntax[verb]}    ({_HELP[verb]})")
+    p = s.players[role]
+    out.append(f"# your hand: {' '.join(p.hand) or 'empty'}; active: {' '.join(p.active)}")
+    if s.stage == "plan":
+        out.append(f"# your pawn: {s.pawns[role]}; market: {' '.join(s.market.row)}")
+    return "\n".join(out) + "\n"

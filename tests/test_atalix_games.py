@@ -1,0 +1,73 @@
+"""Random games of Escape from Atalix at the ruleset level (issue 13, being built: the ruleset is
+registered in-process here only): for 1 to 4 players, each scenario option and difficulty, the
+state dumped to JSON and loaded between windows, the bot's orders meet no problem, and every
+game ends; no player's hand reaches another player's view before the action phase reveals
+what was played."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import random
+
+import pytest
+
+from pbem.dice import DiceStream
+from pbem.engine.ruleset import Chance, Parts
+from pbem.games.atalix.ruleset import ruleset as rs
+
+
+def _seed(*w) -> bytes:
+    return hashlib.sha256("/".join(map(str, w)).encode()).digest()
+
+
+def _json(parts: Parts) -> Parts:
+    return Parts(*(json.loads(json.dumps(getattr(parts, k), sort_keys=True))
+                   for k in ("public", "secret", "referee")))
+
+
+def play(players: int, options: dict, seed: int) -> dict:
+    gid = f"atx-{players}-{seed}"
+    rng = random.Random(gid)
+    roles = list(rs.role_names[:players])
+    data, board = rs.load_data(None), rs.load_map(None, "stand-in")
+    hidden = _seed(gid, "hidden")
+    chance = Chance(DiceStream(_seed(gid, 0), gid, "0.create", {}),
+                    DiceStream(hidden, gid, "0.create", {}, hidden=True))
+    state, _ = rs.setup(roles, rs.validate_options(options), data, board, chance)
+    found = {"problems": [], "leaks": []}
+    for i in range(300):
+        parts = _json(rs.dump(state))
+        state = rs.load(copy.deepcopy(parts))
+        assert _json(rs.dump(state)) == parts
+        w = rs.window(state)
+        if w is None:
+            found["outcome"] = rs.outcome(state)
+            return found
+        for role in roles:  # a hand is its player's secret
+            others = json.dumps({r: rs.view(state, r) for r in roles if r != role})
+            for card in state.players[role].hand:
+                token = json.dumps(card)  # the whole id: "action-1" is not "action-12"
+                if token in others and token not in json.dumps(parts.public):
+                    found["leaks"].append(f"{w.phase_id}: {role}'s {card} seen by another")
+        orders = {}
+        for role in w.owed:
+            body = rs.bot_orders(rs.view(state, role), w, role, rng)
+            parsed, problems = rs.parse(role, w, body, 9)
+            found["problems"] += [f"{w.phase_id} {role}: {p}" for p in
+                                  list(problems) + list(rs.check(state, role, parsed))]
+            orders[role] = parsed
+        ch = Chance(DiceStream(_seed(gid, i), gid, w.phase_id, {}),
+                    DiceStream(hidden, gid, w.phase_id, {}, hidden=True))
+        rs.resolve(state, orders, ch)
+    return found
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_random_games_end_with_no_problem_and_no_hand_seen(players):
+    for seed in range(2):
+        found = play(players, {"difficulty": 1 + seed % 3}, seed)
+        assert found.get("outcome") is not None
+        assert found["problems"] == [], found["problems"][:4]
+        assert found["leaks"] == [], found["leaks"][:4]
