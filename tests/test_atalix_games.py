@@ -71,3 +71,18 @@ def test_random_games_end_with_no_problem_and_no_hand_seen(players):
         assert found.get("outcome") is not None
         assert found["problems"] == [], found["problems"][:4]
         assert found["leaks"] == [], found["leaks"][:4]
+
+
+def test_the_board_drawn_for_a_player_fits_a_mail_line_and_shows_the_pieces():
+    from pbem.dice import DiceStream  # noqa: F401 (as above)
+    roles = ["red", "green"]
+    data, board = rs.load_data(None), rs.load_map(None, "stand-in")
+    chance = Chance(DiceStream(_seed("draw", 0), "d", "0.create", {}),
+                    DiceStream(_seed("draw", "h"), "d", "0.create", {}, hidden=True))
+    state, _ = rs.setup(roles, rs.validate_options({}), data, board, chance)
+    text = rs.text_map(rs.view(state, "red"))
+    assert max(len(line) for line in text.splitlines()) <= 78
+    # Board Setup: the pawns on the center (0505), the alien in the cave (0902), the first storm
+    # token on the origin (0805)
+    assert "0R" in text or "0G" in text
+    assert "4A" in text and "s" in text
