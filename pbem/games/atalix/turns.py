@@ -1,5 +1,5 @@
 """Setup, the windows of a round and their resolution (rulebook, "Turns and Rounds", "End of
-Round"; /work/notes/atalix_plan.md until the README is written).
+Round"; README.md).
 
 | stage | window | what it carries out |
 |---|---|---|
