@@ -71,3 +71,19 @@ def random_orders(propose: Propose, view: dict, window, role: str, rng: random.R
             raise BotStuck(f"{role} in {window.phase_id}: propose still offers lines after "
                            f"{max_lines} lines")
     return "".join(line + "\n" for line in written)
+
+
+def keep_legal(candidates: list, legal, rng: random.Random, *, written=(), most: int = 24) -> list:
+    """Order lines for a bot that enumerates whole lines and checks order sets, not single
+    lines (Olympica, Escape from Atalix): ``candidates`` shuffled with ``rng``, each kept when
+    ``legal(lines)`` (the role's dry-run checker on the whole order set so far, with it) says
+    True, until ``most`` lines are kept. ``written``: lines kept already (they come first).
+    Returns the lines kept, in order; ``candidates`` is shuffled in place."""
+    lines = list(written)
+    rng.shuffle(candidates)
+    for c in candidates:
+        if len(lines) >= most:
+            break
+        if legal(lines + [c]):
+            lines.append(c)
+    return lines

@@ -7,6 +7,8 @@ bot's orders raise no problem when sent."""
 
 from __future__ import annotations
 
+from pbem.engine.randombot import keep_legal
+
 from .board import Board
 from .checking import check
 from .orders import VERBS
@@ -45,10 +47,6 @@ def bot_orders(view: dict, window, role: str, rng) -> str:
             if a["phase"] == "action":
                 extra = [f" {x}" for x in s.market.row][:2] if a["what"] == "buy" else [""]
                 cands += [f"use {c} {i}{x}" for x in extra]
-    rng.shuffle(cands)
-    for c in cands:
-        if len(lines) >= MAX_LINES:
-            break
-        if _ok(s, role, window, lines + [c]):
-            lines.append(c)
+    lines = keep_legal(cands, lambda ls: _ok(s, role, window, ls), rng, written=lines,
+                       most=MAX_LINES)
     return "\n".join(lines) + "\n"

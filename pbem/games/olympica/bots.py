@@ -10,6 +10,7 @@ no problem when sent.
 from __future__ import annotations
 
 from pbem.boards.levels import Place
+from pbem.engine.randombot import keep_legal
 
 from . import checking
 from .lifters import evacuation_ready
@@ -37,14 +38,8 @@ def bot_orders(view: dict, window, role: str, rng) -> str:
                 if _ok(s, role, window, [line]):
                     return line + "\n"
         return "\n"
-    cands = _candidates(s, role, window, rng)
-    rng.shuffle(cands)
-    lines: list = []
-    for c in cands:
-        if len(lines) >= MAX_LINES:
-            break
-        if _ok(s, role, window, lines + [c]):
-            lines.append(c)
+    lines = keep_legal(_candidates(s, role, window, rng),
+                       lambda lines: _ok(s, role, window, lines), rng, most=MAX_LINES)
     return "\n".join(lines) + "\n"
 
 
