@@ -49,3 +49,13 @@ def test_a_ruleset_that_offers_lines_forever_is_stopped():
     with pytest.raises(BotStuck, match="still offers lines after 10"):
         random_orders(lambda *a: Choices(["x"], may_stop=False), {}, W, "red",
                       random.Random(0), max_lines=10)
+
+
+def test_keep_legal_keeps_each_line_the_whole_set_allows_up_to_most():
+    import random as _random
+
+    from pbem.engine.randombot import keep_legal
+    legal = lambda lines: "bad" not in lines and len(set(lines)) == len(lines)  # noqa: E731
+    kept = keep_legal(["a", "bad", "b", "a", "c"], legal, _random.Random(1), written=["w"])
+    assert kept[0] == "w" and "bad" not in kept and sorted(kept[1:]) == ["a", "b", "c"]
+    assert len(keep_legal(list("abcdef"), lambda ls: True, _random.Random(2), most=3)) == 3
