@@ -3,12 +3,14 @@
 Candidate lines (plays of the hand's cards, moves and climbs to neighbouring spaces, collect,
 scavenge, the abilities of the cards played) are shuffled with ``rng`` and each is kept only
 when the whole order set with it still meets no problem in :func:`~.checking.check`, so the
-bot's orders raise no problem when sent."""
+bot's orders raise no problem when sent. A proposal to build, at random, a project the team
+can pay for now ends the order."""
 
 from __future__ import annotations
 
 from pbem.engine.randombot import keep_legal
 
+from . import projects
 from .board import Board
 from .checking import check
 from .orders import VERBS
@@ -49,4 +51,8 @@ def bot_orders(view: dict, window, role: str, rng) -> str:
                 cands += [f"use {c} {i}{x}" for x in extra]
     lines = keep_legal(cands, lambda ls: _ok(s, role, window, ls), rng, written=lines,
                        most=MAX_LINES)
+    affordable = [p for p in projects.available(s.data, s.options.get("scenario", 1))
+                  if projects.refusal(s, p) is None]
+    if affordable:  # a proposal for the end of the round (Build Projects)
+        lines.append(f"build {rng.choice(affordable)}")
     return "\n".join(lines) + "\n"

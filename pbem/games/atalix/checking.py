@@ -10,7 +10,7 @@ import copy
 
 from pbem.engine.ruleset import Problem
 
-from .actions import Turn
+from . import scenario1
 from .board import Board
 from .data import Rules
 from .planning import plan_turn
@@ -18,10 +18,15 @@ from .turns import ACTION_VERBS, _args, window
 
 
 class _NoDice:
-    """Dice of a dry run: every roll 1, shuffles keep the order."""
+    """Dice of a dry run: the faces 1, 2, 3... in turn (a reroll "until it differs" ends),
+    shuffles keep the order."""
+
+    def __init__(self):
+        self.rolled = 0
 
     def roll(self, sides, why):
-        return 1
+        self.rolled += 1
+        return 1 + (self.rolled - 1) % sides
 
     def shuffle(self, items, why):
         return list(items)
@@ -37,12 +42,14 @@ def check(s, role: str, orders: list) -> list:
     played = [(o.line, o.args["card"], o.args["abilities"]) for o in orders if o.verb == "play"]
     plan = plan_turn(s.data["cards"], s.players[role], played,
                      research_level=Rules.from_data(s.data).level_at(s.research),
-                     active=list(s.players[role].active))
+                     active=scenario1.free_active(s, role))
     text = {o.line: o.text for o in orders}
     out = [Problem(line, text.get(line, ""), rule, why) for line, rule, why in plan.problems]
-    turn = Turn(s, role, plan, _NoDice(), _NoDice(), Board(s.board))
+    turn = scenario1.EquipmentTurn(s, role, plan, _NoDice(), _NoDice(), Board(s.board))
     for o in orders:
         if o.verb in ACTION_VERBS:
             turn.carry_out(o.line, o.verb, _args(o))
+        elif o.verb in scenario1.TRANSPORT_VERBS:
+            scenario1.transport(turn, o.line, o.verb, o.args)
     out += [Problem(line, text.get(line, ""), rule, why) for line, rule, why in turn.problems]
     return out

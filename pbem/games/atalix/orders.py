@@ -17,6 +17,10 @@ position later: parse sees no state.
 | `use CARD N [ARGS...]` | plan | an Action Phase ability of a played card (N: its index) |
 | `build PROJECT` | plan | a proposal for the end of round's projects (Build Projects) |
 | `alien HEX` | plan | a proposal for the alien's path when several are equal (event 2) |
+| `carry ITEM [CARD]` | plan | pick up equipment onto an active card (Scenario 1, Chapter 4) |
+| `drop ITEM` / `give ITEM ROLE` | plan | leave it on your space / hand it to a player there |
+| `place solar HEX` | plan | where a Solar Array built this round goes (Scenario 1, Chapter 1) |
+| `path plan\\|alternative` | plan | Mission Control's plan or the alternative (Scenario 1) |
 """
 
 from __future__ import annotations
@@ -102,6 +106,47 @@ def _alien(words: tuple) -> dict:
     return {"to": _hex(words[0])}
 
 
+_ITEMS = ("solar-1", "solar-2", "solar-3", "solar-4", "ship", "roof")
+"""Scenario 1's equipment (pbem.games.atalix.scenario1.ITEMS)."""
+
+
+def _item(w: str, also: tuple = ()) -> str:
+    if w.lower() not in (*_ITEMS, *also):
+        raise OrderSyntaxError(f"{w!r} is not equipment: expected one of {', '.join(_ITEMS)}")
+    return w.lower()
+
+
+def _carry(words: tuple) -> dict:
+    if not 1 <= len(words) <= 2:
+        raise OrderSyntaxError("expected the equipment, then optionally the active card")
+    return {"item": _item(words[0]),
+            "card": _word(words[1], "a card") if len(words) == 2 else None}
+
+
+def _drop(words: tuple) -> dict:
+    if len(words) != 1:
+        raise OrderSyntaxError("expected the equipment dropped")
+    return {"item": _item(words[0])}
+
+
+def _give(words: tuple) -> dict:
+    if len(words) != 2:
+        raise OrderSyntaxError("expected the equipment, then the player given it")
+    return {"item": _item(words[0]), "role": _word(words[1], "a player")}
+
+
+def _place(words: tuple) -> dict:
+    if len(words) != 2:
+        raise OrderSyntaxError("expected solar, then the space adjacent to the center")
+    return {"item": _item(words[0], ("solar",)), "hex": _hex(words[1])}
+
+
+def _path(words: tuple) -> dict:
+    if len(words) != 1 or words[0].lower() not in ("plan", "alternative"):
+        raise OrderSyntaxError("expected plan (Mission Control's) or alternative")
+    return {"path": words[0].lower()}
+
+
 VERBS = VerbTable([
     Verb("choose", "choose TYPE [TYPE...]", "Starting Deck", _choose),
     Verb("active", "active CARD", "Active Card", _active),
@@ -113,6 +158,11 @@ VERBS = VerbTable([
     Verb("use", "use CARD N [ARGS...]", "Action Phase", _use),
     Verb("build", "build PROJECT", "Build Projects", _build),
     Verb("alien", "alien HEX", "Events (2)", _alien),
+    Verb("carry", "carry ITEM [CARD]", "Scenario 1, Chapter 4 (transport)", _carry),
+    Verb("drop", "drop ITEM", "Scenario 1, Chapter 4 (transport)", _drop),
+    Verb("give", "give ITEM ROLE", "Scenario 1, Chapter 4 (transport)", _give),
+    Verb("place", "place solar HEX", "Scenario 1, Chapter 1", _place),
+    Verb("path", "path plan|alternative", "Scenario 1 (alternatives)", _path),
 ], rule="Turns and Rounds")
 """The orders of Escape from Atalix (module docstring)."""
 

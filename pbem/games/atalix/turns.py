@@ -21,7 +21,7 @@ from __future__ import annotations
 from pbem.engine.ruleset import Event, Resolution, Window
 
 from . import events as ev
-from .actions import Turn
+from . import projects, scenario1
 from .board import Board
 from .data import Rules
 from .planning import plan_turn
@@ -29,7 +29,8 @@ from .setup import card_type, choose, new_game
 from .state import State
 
 ACTION_VERBS = ("move", "climb", "collect", "scavenge", "use")
-PLAN_VERBS = ("play", "active", *ACTION_VERBS, "build", "alien")
+PLAN_VERBS = ("play", "active", *ACTION_VERBS, *scenario1.TRANSPORT_VERBS, "build", "alien",
+              "place", "path")
 HAND = 4
 """Planning Phase: "Every player should start this phase by drawing 4 cards"."""
 
@@ -37,6 +38,7 @@ HAND = 4
 def setup(roles: list, options: dict, data: dict, board, chance) -> tuple[State, list]:
     """``(state, events)``: the game before the players' choices (:func:`.setup.new_game`)."""
     s = new_game(roles, options, data, board, chance)
+    scenario1.start(s)
     b = Board(board)
     return s, [Event("setup", f"Escape from Atalix, scenario {options['scenario']}, "
                               f"difficulty {options['difficulty']} star(s), "
@@ -101,22 +103,26 @@ def resolve(s: State, orders_by_role: dict, chance) -> Resolution:
     rules = Rules.from_data(s.data)
     board = Board(s.board)
     plans, lines = {}, {}
+    events += [Event("chapter", t) for t in scenario1.choose_path(s, orders_by_role, problems)]
     for role in owed(s):
         orders = orders_by_role.get(role) or []
         played = [(o.line, o.args["card"], o.args["abilities"]) for o in orders
                   if o.verb == "play"]
         plan = plan_turn(s.data["cards"], s.players[role], played,
                          research_level=rules.level_at(s.research),
-                         active=list(s.players[role].active))
+                         active=scenario1.free_active(s, role))
         plans[role] = plan
-        lines[role] = [o for o in orders if o.verb in ACTION_VERBS]
+        lines[role] = [o for o in orders
+                       if o.verb in ACTION_VERBS + scenario1.TRANSPORT_VERBS]
         for line, rule, why in plan.problems:
             problems.setdefault(role, []).append(Problem(line, _text(orders, line), rule, why))
     for role in [r for r in s.order() if r in plans]:
-        turn = Turn(s, role, plans[role], chance.public, chance.hidden, board)
+        turn = scenario1.EquipmentTurn(s, role, plans[role], chance.public, chance.hidden, board)
         for o in lines[role]:
-            args = _args(o)
-            turn.carry_out(o.line, o.verb, args)
+            if o.verb in scenario1.TRANSPORT_VERBS:
+                scenario1.transport(turn, o.line, o.verb, o.args)
+            else:
+                turn.carry_out(o.line, o.verb, _args(o))
         events += [Event("action", f"{role}: {t}") for t in turn.events]
         for line, rule, why in turn.problems:
             problems.setdefault(role, []).append(Problem(line, _text(orders_by_role[role], line),
@@ -128,7 +134,7 @@ def resolve(s: State, orders_by_role: dict, chance) -> Resolution:
         s.set += 1
         _deal(s)
     else:
-        end_of_round(s, board, orders_by_role, chance, events)
+        end_of_round(s, board, orders_by_role, chance, events, problems)
     return Resolution(events, problems)
 
 
@@ -148,12 +154,19 @@ def _text(orders: list, line) -> str:
     return next((o.text for o in orders or [] if o.line == line), "")
 
 
-def end_of_round(s: State, board: Board, orders_by_role: dict, chance, events: list) -> None:
-    """End of Round, in the board's order: pawns back to base, the event die and its events
-    from the rolled number down, the round tracker, projects (not yet: Build Projects), the
-    shuffle, the die passed left; then the losses of Threats."""
+def end_of_round(s: State, board: Board, orders_by_role: dict, chance, events: list,
+                 problems: dict | None = None) -> None:
+    """End of Round, in the board's order: Scenario 1's chapters checked as the turns end
+    (:mod:`.scenario1`: its win ends the game here), pawns back to base, the event die and its
+    events from the rolled number down, the round tracker, Build Projects (:mod:`.projects`,
+    then Scenario 1's tokens and chapters), the shuffle, the die passed left; then the losses
+    of Threats. Refused proposals go to ``problems`` (role -> Problems)."""
+    events += [Event("chapter", t) for t in scenario1.end_of_turns(s, board)]
+    if s.stage == "over":
+        events.append(Event("end", f"The crew wins: {s.outcome['reason']}."))
+        return
     for role in s.seats:
-        s.pawns[role] = board.center
+        s.pawns[role] = scenario1.base(s, board)
     world = ev.EndState.from_dict(s.world)
     rolled = chance.public.roll(6, f"round {s.round}: the event die")
     proposal = next((o.args["to"] for role in s.order() for o in orders_by_role.get(role) or []
@@ -167,6 +180,9 @@ def end_of_round(s: State, board: Board, orders_by_role: dict, chance, events: l
         events += [Event("storm", t) for t in ev.place_on_origin(board, world, tokens)]
     world.distributed_this_round = False
     s.world = world.to_dict()
+    built, texts = projects.build_projects(s, orders_by_role, problems)
+    texts += scenario1.after_projects(s, board, built, orders_by_role, problems)
+    events += [Event("projects", t) for t in texts]
     for role in s.seats:
         s.players[role].refresh(chance.hidden, f"the draw deck of {role}")
     s.first = (s.first + 1) % len(s.seats)
