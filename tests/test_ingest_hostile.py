@@ -147,9 +147,11 @@ def test_a_200_mb_mail_is_archived_cut_to_the_limit_and_refused(
                  # unreadable by SQLite
                  marks=pytest.mark.skipif(ON_POSTGRES, reason="SQLite only: a BLOB column "
                                           "holding TEXT (PostgreSQL's bytea holds only bytes)")),
-    # one byte changed: fails AES-GCM
-    ("substr(blob, 1, 40) || '\\x00'::bytea || substr(blob, 42)" if ON_POSTGRES
-     else "CAST(substr(blob, 1, 40) || X'00' || substr(blob, 42) AS BLOB)"),
+    # one byte changed (to 00, or to 01 where it was 00 already: setting it to 00 left one
+    # sealed copy in 256 whole, and the test failed as a duplicate): fails AES-GCM
+    ("set_byte(blob, 40, CASE WHEN get_byte(blob, 40) = 0 THEN 1 ELSE 0 END)" if ON_POSTGRES
+     else "CAST(substr(blob, 1, 40) || CASE WHEN substr(blob, 41, 1) = X'00' THEN X'01' "
+          "ELSE X'00' END || substr(blob, 42) AS BLOB)"),
 ])
 def test_an_archived_copy_that_cannot_be_opened_is_reported_and_skipped(
         referee, players, game, clock, tmp_path, damage):
