@@ -105,8 +105,3 @@ def assault(run, side: str, uid: str, enemy: str, defender: str, depth: int = 0)
         if key in ex.retreats and key not in ex.eliminated:
             if losses.retreat(run, who, u) == "assault" and depth < 8:
                 enter_enemy(run, who, u, depth + 1)
-
-
-def side_of(s, uid: str) -> str:
-    """The side of a counter id (``W..`` is a Web marker)."""
-    return WEB if uid in s.web else UN

@@ -96,9 +96,8 @@ def note_generator(run) -> None:
     """Record that a U.N. unit stands on the same level as the Generator (13.3): the Web
     Major Victory is lost (4.1, 4.2)."""
     s = run.s
-    gen = next((m for m, r in s.web.items() if s.kinds.get(m, r.get("kind")) == "generator"
-                and r["status"] == "map"), None)
-    if gen is None or s.stacked:
+    gen = s.generator()
+    if gen is None or s.web[gen]["status"] != "map" or s.stacked:
         return
     if s.counters_at(UN, s.place(WEB, gen)):
         s.stacked = True

@@ -213,8 +213,8 @@ def public_part(s: State) -> dict:
     carry their kind only when face up."""
     pub = {k: _copy(getattr(s, k)) for k in _PUBLIC}
     pub["un"] = {u: dict(r) for u, r in s.un.items() if r["status"] != "reserve"}
-    pub["web"] = {m: {**r, "kind": r.get("kind") if r.get("face_up") or r["status"] != ON_MAP
-                      and r.get("face_up") else None} for m, r in s.web.items()}
+    pub["web"] = {m: {**r, "kind": r.get("kind") if r.get("face_up") else None}
+                  for m, r in s.web.items()}
     pub.update(seats=list(s.seats), options=dict(s.options), data=s.data,
                board=s.board.to_dict())
     return pub
@@ -239,18 +239,6 @@ def dump(s: State) -> Parts:
 
 
 _rules = TableMemo(Rules.from_data)
-_BOARDS: dict = {}
-
-
-def board_from(d: dict) -> HexMap:
-    """The map of a public part, built once per digest."""
-    key = (d.get("digest"), d.get("name"), d.get("source"))
-    board = _BOARDS.get(key)
-    if board is None:
-        if len(_BOARDS) >= 16:
-            _BOARDS.clear()
-        board = _BOARDS[key] = HexMap.from_dict(d)
-    return board
 
 
 def normalise(s: State) -> State:
@@ -265,7 +253,7 @@ def normalise(s: State) -> State:
 def build(public: dict, secrets: dict) -> State:
     """A state from a public part and the secret parts given (a missing one is unknown)."""
     s = State(seats=list(public["seats"]), options=dict(public["options"]),
-              data=public["data"], board=board_from(public["board"]),
+              data=public["data"], board=HexMap.from_dict(public["board"]),
               rules=_rules(public["data"]))
     for k in _PUBLIC:
         setattr(s, k, _copy(public[k]))

@@ -17,19 +17,15 @@ from pbem.engine.ruleset import Event
 from .state import UN, WEB, WEB_NAMES, State
 
 
-def _generator(s: State) -> str | None:
-    return next((m for m, k in s.kinds.items() if k == "generator"), None)
-
-
 def evacuated(s: State) -> bool:
     """True once a Lifter has carried the Generator off the map (18.4)."""
-    g = _generator(s)
+    g = s.generator()
     return g is not None and s.web[g]["status"] == "evacuated"
 
 
 def held(s: State) -> bool:
     """A U.N. unit stands on the Generator's place now (13.3)."""
-    g = _generator(s)
+    g = s.generator()
     if g is None or s.web[g]["status"] != "map":
         return False
     r = s.web[g]
