@@ -150,8 +150,8 @@ ENDGAME = (r"^endgame (\S+), (\d+)-line log: wall ([\d.]+) s, CPU ([\d.]+) s, pe
 
 
 def phase_rows(name: str, title: str, cpu_targets: bool) -> tuple:
-    """The wall rows of issue 10 (< 50 ms) and, for Atlantis, Altassar and Olympica, the CPU
-    rows of issues 11 and 12 (<= 20 ms median, <= 40 ms worst)."""
+    """The wall rows of issue 10 (< 50 ms) and, for Atlantis, Altassar, Olympica and Atalix,
+    the CPU rows of issues 11 to 13 (<= 20 ms median, <= 40 ms worst)."""
     full = PHASE.format(name=name)
     rows = (Line(f"{title}: median", PHASE_WALL.format(name=name), g(2), "ms", 50),
             Line(f"{title}: worst", PHASE_WALL.format(name=name), g(4), "ms", 50,
@@ -199,6 +199,8 @@ BENCHES = (
                      "map", True)),
     Bench("bench_game.py", ("attackforce",), ("--games", "1", "--repeat", "1"), (),
           phase_rows("attackforce phase", "Attack Force phase", False)),
+    Bench("bench_game.py", ("atalix",), ("--games", "1", "--repeat", "1"), (),
+          phase_rows("atalix phase", "Escape from Atalix phase, 4 players", True)),
     Bench("bench_due.py", (), ("--quick",), (), due_rows()),
     Bench("bench_start.py", (), ("--runs", "3"), ("--detail",), start_rows()),
     Bench("bench_cold_start.py", (), ("--runs", "5"), ("--detail",), (

@@ -38,7 +38,7 @@ def demo(obj, ruleset, players, out_dir, seed, options, quiet):
                       seed=seed, echo=None if quiet else click.echo, db_url=obj.db_arg,
                       options=option_pairs(options))
     click.echo(f"demo finished: {result['phases']} phases, {result['mails']} order mails; "
-               f"winner(s): {', '.join(result['winners'])}")
+               f"winner(s): {', '.join(result['winners']) or 'nobody'}")
     click.echo(f"reports and public log in {result['out']}")
     click.echo(f"index of every report: {result['index']}")
     if obj.db_arg:

@@ -12,7 +12,8 @@ from importlib import import_module
 BUILT_IN = {"atlantis": "pbem.games.atlantis:ruleset",
             "altassar": "pbem.games.altassar:ruleset",
             "attackforce": "pbem.games.attackforce:ruleset",
-            "olympica": "pbem.games.olympica:ruleset"}
+            "olympica": "pbem.games.olympica:ruleset",
+            "atalix": "pbem.games.atalix:ruleset"}
 """Rulesets shipped with pbem, found even when the package metadata is not installed, and
 without reading it: their names are pbem's, and an entry point of the same name is not looked
 at (the installed packages' metadata takes a command tens of milliseconds to read)."""

@@ -57,6 +57,10 @@ class SpaceInfo:
     elevation: int
 
 
+_BOARDS: dict = {}
+_BOARDS_KEPT = 32
+
+
 class Board:
     """A read-only view of an Atalix map (module docstring for the groups it needs).
 
@@ -87,14 +91,29 @@ class Board:
         if len(self.cave) != 3:
             fail(f"[groups] cave holds {len(self.cave)} hexes: expected the three darkened "
                  f"spaces (The Alien and the Storm), the one numbered 3 first")
+        self._groups = {g: frozenset(hexmap.group(g)) for g in hexmap.groups()}
         self._info = {h: self._read(h) for h in hexmap.labels()}
         self._check_features()
+
+    @classmethod
+    def of(cls, hexmap: HexMap) -> "Board":
+        """The Board of ``hexmap``, built once per map object (maps are immutable and
+        :meth:`HexMap.from_dict` returns the same object for an equal map): a small cache of
+        :data:`_BOARDS_KEPT` boards. Raises :class:`MapError` as the constructor does."""
+        hit = _BOARDS.get(id(hexmap))
+        if hit is not None and hit.hexmap is hexmap:
+            return hit
+        board = cls(hexmap)
+        if len(_BOARDS) >= _BOARDS_KEPT:
+            _BOARDS.pop(next(iter(_BOARDS)))
+        _BOARDS[id(hexmap)] = board
+        return board
 
     def _fail(self, why: str):
         raise MapError(self.hexmap.source, None, why)
 
-    def _in(self, group: str) -> tuple[str, ...]:
-        return self.hexmap.group(group) if self.hexmap.has_group(group) else ()
+    def _in(self, group: str) -> frozenset:
+        return self._groups.get(group, frozenset())
 
     def _read(self, h: str) -> SpaceInfo:
         shapes = [s for s in ("star", "circle") if h in self._in(s)]
@@ -147,7 +166,8 @@ class Board:
         """The spaces printed with number ``n`` (1-6), in the map file's order (Event 1: cubes
         go "on each board space with a number that matches the dice roll"). ValueError for
         another ``n``."""
-        return self._in(f"number-{_d6(n)}")
+        group = f"number-{_d6(n)}"
+        return self.hexmap.group(group) if self.hexmap.has_group(group) else ()
 
     # -- directions -------------------------------------------------------------------------
     def step(self, hex: str, d6: int) -> str | None:

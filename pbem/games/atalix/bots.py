@@ -37,7 +37,7 @@ def bot_orders(view: dict, window, role: str, rng) -> str:
     for card in hand:
         if _ok(s, role, window, lines + [f"play {card}"]):
             lines.append(f"play {card}")
-    board = Board(s.board)
+    board = Board.of(s.board)
     here = s.pawns[role]
     cands = [f"move {n}" for n in board.neighbours(here)]
     cands += [f"climb {n}" for n in board.neighbours(here)]

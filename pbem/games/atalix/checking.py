@@ -45,7 +45,7 @@ def check(s, role: str, orders: list) -> list:
                      active=scenario1.free_active(s, role))
     text = {o.line: o.text for o in orders}
     out = [Problem(line, text.get(line, ""), rule, why) for line, rule, why in plan.problems]
-    turn = scenario1.EquipmentTurn(s, role, plan, _NoDice(), _NoDice(), Board(s.board))
+    turn = scenario1.EquipmentTurn(s, role, plan, _NoDice(), _NoDice(), Board.of(s.board))
     for o in orders:
         if o.verb in ACTION_VERBS:
             turn.carry_out(o.line, o.verb, _args(o))

@@ -51,7 +51,7 @@ def _pieces(s, board: Board) -> tuple[dict, dict]:
 def draw(v: dict) -> Drawing:
     """The board as the view ``v`` (:func:`~.state.view`) shows it."""
     s = from_view(v)
-    board = Board(s.board)
+    board = Board.of(s.board)
     marks, pieces = _pieces(s, board)
     base = _bare(board)
     spaces = dict(base)
@@ -87,7 +87,7 @@ def _notes(s) -> list:
 
 @functools.lru_cache(maxsize=4)
 def _bare_cached(hexmap) -> dict:
-    board = Board(hexmap)
+    board = Board.of(hexmap)
     spaces = {}
     for h in board.spaces():
         info = board.info(h)

@@ -1,5 +1,6 @@
-"""The ``atalix`` ruleset object (issue 13, being built: not registered yet; the tests register
-it in-process). Rulebook: shared/seeds/002_171ec0f1db0daf85.txt, cited by section."""
+"""The ``atalix`` ruleset object: the engine contract (pbem.engine.ruleset) wired to this
+package's modules. Design by mail: README.md. Rulebook: shared/seeds/002_171ec0f1db0daf85.txt,
+cited by section."""
 
 from __future__ import annotations
 
@@ -21,6 +22,13 @@ class AtalixRuleset(PackageRuleset):
     option_table = OPTIONS
     order_verbs = orders.ORDER_VERBS
     data_merge = HOUSE_RULES
+
+    def rules_text(self, data: dict, options: dict | None = None) -> str:
+        """The cards, projects, tracks and events (:func:`.tables.rules_tables`), then every
+        value with its source."""
+        from .tables import rules_tables
+        head, _, rest = super().rules_text(data, options).partition("\n\n")
+        return f"{head}\n\n{rules_tables(data)}\nEvery value with its source\n\n{rest}"
 
     check_data = staticmethod(check_data)
 

@@ -8,7 +8,7 @@ the hidden stream"):
   tracks, the market's face-up row and how many cards its deck holds, the projects built, the
   scenario's chapter, the first player; for each player the cards face up in the play area
   (``played``), the active cards, the discard pile ("Players may look through their discard
-  pile") and how many cards are in the hand and the deck;
+  pile"), how many cards are in the hand and the deck, and the cards the player owns;
 - ``secret[role]``: the player's hand, and what the player's draw deck holds, sorted (a
   player knows what is in the deck, not its order);
 - ``referee``: the order of every draw deck and of the Upgrade deck (dealt on the hidden dice
@@ -78,9 +78,13 @@ _PUBLIC = ("round", "set", "stage", "first", "pawns", "world", "research", "mete
 
 def _public_cards(p: PlayerCards) -> dict:
     """What everyone sees of a player's cards: the play area, the active cards, the discard
-    pile, and the sizes of the hand and the deck."""
+    pile, the sizes of the hand and the deck, and ``owned``: every card the player holds,
+    sorted (the starting deck is dealt in the open and upgrades are bought from the face-up
+    row, so a player's collection is public; which of its cards are in the hand and which in
+    the deck, and the deck's order, are not)."""
     return {"played": list(p.played), "active": list(p.active), "discard": list(p.discard),
-            "hand_size": len(p.hand), "deck_size": len(p.deck)}
+            "hand_size": len(p.hand), "deck_size": len(p.deck),
+            "owned": sorted([*p.deck, *p.hand, *p.played, *p.discard, *p.active])}
 
 
 def public_part(s: State) -> dict:

@@ -39,7 +39,7 @@ def setup(roles: list, options: dict, data: dict, board, chance) -> tuple[State,
     """``(state, events)``: the game before the players' choices (:func:`.setup.new_game`)."""
     s = new_game(roles, options, data, board, chance)
     scenario1.start(s)
-    b = Board(board)
+    b = Board.of(board)
     return s, [Event("setup", f"Escape from Atalix, scenario {options['scenario']}, "
                               f"difficulty {options['difficulty']} star(s), "
                               f"{len(roles)} player(s); {s.first_player()} is the first player "
@@ -101,7 +101,7 @@ def resolve(s: State, orders_by_role: dict, chance) -> Resolution:
         events.append(Event("round", f"Round 1 begins; {s.first_player()} has the die."))
         return Resolution(events, problems)
     rules = Rules.from_data(s.data)
-    board = Board(s.board)
+    board = Board.of(s.board)
     plans, lines = {}, {}
     events += [Event("chapter", t) for t in scenario1.choose_path(s, orders_by_role, problems)]
     for role in owed(s):
