@@ -11,8 +11,10 @@ the hidden stream"):
   pile"), how many cards are in the hand and the deck, and the cards the player owns;
 - ``secret[role]``: the player's hand, and what the player's draw deck holds, sorted (a
   player knows what is in the deck, not its order);
-- ``referee``: the order of every draw deck and of the Upgrade deck (dealt on the hidden dice
-  stream; revealed by the hidden stream's values at the end).
+- ``referee``: the order of every draw deck, of the Upgrade deck and of the encounter deck
+  (Scenarios 2 and 3; dealt on the hidden dice stream; revealed by the hidden stream's values
+  at the end). A drawn encounter is public: ``encounters`` lists the discard pile, in the order
+  drawn, and how many cards the deck holds.
 
 A role state (pbem.engine.gamestate.role_state) lacks the other players' secret parts and the
 referee part: their hands are then unknown (None) and no deck has an order.
@@ -20,8 +22,9 @@ referee part: their hands are then unknown (None) and no deck has an order.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
+
+import orjson
 
 from pbem.boards.hexmap import HexMap
 from pbem.cards import Market, PlayerCards
@@ -39,7 +42,10 @@ class State:
     (the hand and deck order only where this state knows them); ``world``: the End of Round's
     data (:class:`.events.EndState` as a dict: storm, alien, cubes, team resources, round
     track); ``market``: the Upgrade deck and its face-up row (:class:`pbem.cards.Market`, the
-    deck's order only where known); ``meter``: the Card Cost Meter (JSON)."""
+    deck's order only where known); ``meter``: the Card Cost Meter (JSON); ``encounters``:
+    Scenarios 2 and 3's encounter cards, ``{"deck": ids top first (the order known only where
+    the referee part is), "discard": ids drawn, in order}`` (:mod:`.encounters`; empty in
+    Scenario 1)."""
 
     seats: list
     options: dict
@@ -58,6 +64,7 @@ class State:
     paths: list = field(default_factory=list)
     equipment: dict = field(default_factory=dict)
     chapter: dict = field(default_factory=dict)
+    encounters: dict = field(default_factory=dict)
     players: dict = field(default_factory=dict)
     outcome: dict | None = None
 
@@ -76,6 +83,13 @@ _PUBLIC = ("round", "set", "stage", "first", "pawns", "world", "research", "mete
            "paths", "equipment", "chapter", "outcome")
 
 
+def _copied(values: dict) -> dict:
+    """A deep copy of JSON values (the public keys of a state), through orjson: a few times
+    faster than ``copy.deepcopy`` on these small trees, and it refuses a value that is not
+    JSON (``orjson.JSONEncodeError``), which the parts must never hold."""
+    return orjson.loads(orjson.dumps(values))
+
+
 def _public_cards(p: PlayerCards) -> dict:
     """What everyone sees of a player's cards: the play area, the active cards, the discard
     pile, the sizes of the hand and the deck, and ``owned``: every card the player holds,
@@ -89,13 +103,15 @@ def _public_cards(p: PlayerCards) -> dict:
 
 def public_part(s: State) -> dict:
     """The public part (module docstring), JSON values."""
-    pub = {k: copy.deepcopy(getattr(s, k)) for k in _PUBLIC}
+    pub = _copied({k: getattr(s, k) for k in _PUBLIC})
     pub.update(seats=list(s.seats), options=dict(s.options), data=s.data,
                board=s.board.to_dict(),
                market={"row": list(s.market.row), "extra": list(s.market.extra),
                        "size": s.market.size, "deck_size": len(s.market.deck)}
                if s.market else None,
-               cards={r: _public_cards(p) for r, p in s.players.items()})
+               cards={r: _public_cards(p) for r, p in s.players.items()},
+               encounters={"discard": list(s.encounters["discard"]),
+                           "deck_size": len(s.encounters["deck"])} if s.encounters else {})
     return pub
 
 
@@ -108,7 +124,8 @@ def secret_part(s: State, role: str) -> dict:
 def referee_part(s: State) -> dict:
     """The referee part: every deck's order."""
     return {"decks": {r: list(p.deck) for r, p in s.players.items()},
-            "market_deck": list(s.market.deck) if s.market else []}
+            "market_deck": list(s.market.deck) if s.market else [],
+            "encounter_deck": list(s.encounters.get("deck", []))}
 
 
 def dump(s: State) -> Parts:
@@ -123,8 +140,8 @@ def build(public: dict, secrets: dict, referee: dict) -> State:
     stand in for the role whose secret part is given)."""
     s = State(seats=list(public["seats"]), options=dict(public["options"]), data=public["data"],
               board=HexMap.from_dict(public["board"]))
-    for k in _PUBLIC:
-        setattr(s, k, copy.deepcopy(public[k]))
+    for k, v in _copied({k: public[k] for k in _PUBLIC}).items():
+        setattr(s, k, v)
     decks = referee.get("decks", {})
     for role, pub in public["cards"].items():
         sec = secrets.get(role)
@@ -132,6 +149,9 @@ def build(public: dict, secrets: dict, referee: dict) -> State:
         hand = sec["hand"] if sec is not None else []
         s.players[role] = PlayerCards(deck=deck, hand=hand, played=pub["played"],
                                       discard=pub["discard"], active=pub["active"])
+    if public.get("encounters"):  # Scenarios 2 and 3
+        s.encounters = {"deck": list(referee.get("encounter_deck", [])),
+                        "discard": list(public["encounters"]["discard"])}
     m = public.get("market")
     if m is not None:
         s.market = Market(referee.get("market_deck", []), m["size"], m["row"], m["extra"])

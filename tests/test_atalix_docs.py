@@ -1,0 +1,62 @@
+"""``pbem rules atalix`` (issue 13: "`pbem rules atalix` ... as for the other games"): the cards
+with their costs and abilities, the projects, the tracks and the events, each with its source;
+the values checked here are the rulebook's own (the Swap Gear's cost symbols, the event names
+and their order) or worked from the data file by hand (the rounds a team has)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from pbem.games.atalix.data import load_data
+from pbem.games.atalix.tables import abilities_text, rules_tables
+
+
+def rules_out() -> str:
+    return subprocess.run([sys.executable, "-m", "pbem.cli", "rules", "atalix"], text=True,
+                          capture_output=True, check=True).stdout
+
+
+def test_pbem_rules_atalix_prints_the_tables_then_every_sourced_value():
+    out = rules_out()
+    tables, _, sourced = out.partition("Every value with its source")
+    assert "Cards (Separate Cards" in tables and "Projects (Build Projects" in tables
+    assert "Research Track" in tables and "Card Cost Meter" in tables
+    assert "stand-in" in tables  # every value the rulebook does not print says so
+    assert "scenario = 1" in sourced and "difficulty = 1" in sourced  # the options
+
+
+def test_purchasing_cards_the_swap_gear_shows_scrap_and_carbon_plus_1():
+    # Purchasing Cards: "pay 1 scrap and 2 carbon, one for the card cost meter and one due to
+    # the +1 symbol": the card's symbols are scrap, and carbon with +1.
+    assert "Swap Gear (swap-gear): upgrade, 3 copies, cost scrap, carbon +1" in rules_out()
+
+
+def test_events_are_listed_with_the_boards_names_1_to_6():
+    out = rules_tables(load_data())
+    lines = out[out.index("Events (End of Round"):].splitlines()[1:7]
+    assert lines == ["  1: Disperse resources according to d6", "  2: Alien moves toward ship",
+                     "  3: Storm moves in d6 direction", "  4: Storm expands in d6 direction",
+                     "  5: Disperse resources according to d6",
+                     "  6: Storm token placed on origin space"]
+
+
+def test_trackers_the_rounds_a_team_has_by_stars_and_players():
+    # Trackers / Threats: the tracker starts on the difficulty's space and the team loses on
+    # reaching the player count's space; data.toml's stand-in track: starts 0, 1, 2 and losses
+    # 10, 10, 9, 9, so 1 star with 4 players has 9 rounds and 3 stars with 1 player 8.
+    out = rules_tables(load_data())
+    rows = out[out.index("stars  start"):].splitlines()[:4]
+    assert rows[1].split() == ["1", "0", "10", "10", "9", "9"]
+    assert rows[3].split() == ["3", "2", "8", "8", "7", "7"]
+
+
+def test_planning_phase_or_joins_the_abilities_above_and_below_it():
+    # Planning Phase: "An OR only applies to the abilities directly above and below it".
+    text = abilities_text([
+        {"phase": "planning", "what": "plays", "amount": 1},
+        {"phase": "action", "what": "gain", "resource": "carbon", "or": 1},
+        {"phase": "action", "what": "gain", "resource": "scrap", "or": 1},
+        {"phase": "planning", "what": "draw", "amount": 1, "level": 3}])
+    assert text == ("Planning: +1 play; Action: gain 1 carbon OR Action: gain 1 scrap; "
+                    "III Planning: draw 1")
