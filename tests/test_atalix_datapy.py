@@ -67,8 +67,8 @@ def test_unknown_keys_are_refused_naming_what_was_expected(table):
     table["cards"]["exosuit"]["abilities"][0]["range"] = 2
     refused(table, "cards.exosuit.abilities[0].range = 2", "expected one of phase, what")
     del table["cards"]["exosuit"]["abilities"][0]["range"]
-    table["encounters"] = {}
-    refused(table, "encounters", "unknown section: expected one of starting_deck, cards")
+    table["expansions"] = {}
+    refused(table, "expansions", "unknown section: expected one of starting_deck, cards")
 
 
 def test_card_setup_a_card_under_the_wrong_project_is_refused(table):

@@ -60,3 +60,46 @@ def test_planning_phase_or_joins_the_abilities_above_and_below_it():
         {"phase": "planning", "what": "draw", "amount": 1, "level": 3}])
     assert text == ("Planning: +1 play; Action: gain 1 carbon OR Action: gain 1 scrap; "
                     "III Planning: draw 1")
+
+
+# -- docs/orders-atalix.md ------------------------------------------------------------------
+
+def doc_text() -> str:
+    from pathlib import Path
+    return (Path(__file__).resolve().parent.parent / "docs" / "orders-atalix.md").read_text(
+        encoding="utf-8")
+
+
+def doc_orders() -> list:
+    import re
+    lines = []
+    for block in re.findall(r"```\n(.*?)```", doc_text(), re.S):
+        lines += [x.split("#")[0].strip() for x in block.splitlines() if x.split("#")[0].strip()]
+    table = doc_text().split("## Every order")[1].split("## Worked")[0]
+    for row in re.findall(r"^\| `([^`]+)`(?: / `([^`]+)`)?(?: / `([^`]+)`)?", table, re.M):
+        lines += [x.replace("[", "").replace("]", "") for x in row if x]
+    return lines
+
+
+def test_every_order_of_the_doc_parses():
+    from pbem.games.atalix.orders import VERBS
+    lines = doc_orders()
+    assert len(lines) >= 40
+    for line in lines:
+        VERBS.read(line, 1)  # raises OrderSyntaxError with the reason
+
+
+def test_every_space_of_the_doc_is_on_the_stand_in_board_and_moves_step_to_neighbours():
+    import re
+    from pathlib import Path
+
+    from pbem.boards.hexmap import load_map
+    from pbem.games.atalix.board import Board
+    path = Path(__file__).resolve().parent.parent / "pbem" / "games" / "atalix" / "map.toml"
+    board = Board(load_map(path.read_text(encoding="utf-8"), "map.toml"))
+    assert board.center == "0505"  # the doc's "0505 ... the center of the stand-in board"
+    for line in doc_orders():
+        hexes = re.findall(r"\b\d{4}\b", line)
+        assert all(h in board.hexmap for h in hexes), line
+        if line.startswith("move "):
+            assert all(b in board.neighbours(a) for a, b in zip(hexes, hexes[1:])), line

@@ -73,6 +73,19 @@ def test_random_games_end_with_no_problem_and_no_hand_seen(players):
         assert found["leaks"] == [], found["leaks"][:4]
 
 
+@pytest.mark.parametrize("scenario", [2, 3])
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_random_games_of_the_stand_in_scenarios_2_and_3_end_with_no_problem(players, scenario):
+    # Scenarios 2 and 3 (stand-ins: README.md): the encounter deck on the hidden stream, the
+    # parts, deliveries and beacon, played to a win or a loss with the bot's orders legal
+    for seed in range(1):
+        found = play(players, {"scenario": scenario, "difficulty": 1 + (players + seed) % 3},
+                     seed)
+        assert found.get("outcome") is not None
+        assert found["problems"] == [], found["problems"][:4]
+        assert found["leaks"] == [], found["leaks"][:4]
+
+
 def test_the_board_drawn_for_a_player_fits_a_mail_line_and_shows_the_pieces():
     from pbem.dice import DiceStream  # noqa: F401 (as above)
     roles = ["red", "green"]

@@ -100,7 +100,8 @@ def test_planning_phase_or_scanner_scan_or_look():
     assert [a["what"] for a in plan.abilities] == ["scan"] and plan.deferred == []
     look = player_with(deck)
     plan = plan_turn(CARDS, look, [(1, "scanner-1", [1])], research_level=1, active=[])
-    assert plan.abilities == [] and [a["index"] for a in plan.deferred] == [1]
+    assert [(a["what"], a["index"]) for a in plan.abilities] == [("look", 1)]
+    assert plan.deferred == []  # both Action Phase abilities (tools.py, Look)
     both = player_with(deck)
     plan = plan_turn(CARDS, both, [(1, "scanner-1", [0, 1]), (2, "action-1", [])],
                      research_level=1, active=[])

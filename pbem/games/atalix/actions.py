@@ -3,11 +3,14 @@ order after planning.
 
 Rulebook sections "Action Phase" ("A turn involves completing all desired actions and card
 abilities on the cards played during the Planning phase ... in any order they please"),
-"Movement Restrictions", "Taking Damage", "Weapons Card", "Research Track", "Purchasing Cards and
-the Card Cost Meter" and the Action Phase's Scavenge. A :class:`Turn` works on a
-:class:`~pbem.games.atalix.state.State` (``pawns``, ``world`` as :class:`.events.EndState`'s
+"Movement Restrictions", "Taking Damage" and the Action Phase's Scavenge. A :class:`Turn` works
+on a :class:`~pbem.games.atalix.state.State` (``pawns``, ``world`` as :class:`.events.EndState`'s
 dict, ``research`` the steps up the track, ``meter`` a :class:`pbem.cards.CostMeter`'s JSON,
-``market``, ``data`` data.toml's table) and a :class:`~pbem.games.atalix.planning.Plan`.
+``market``, ``paths``, ``equipment``, ``data`` data.toml's table) and a
+:class:`~pbem.games.atalix.planning.Plan`. The basic actions (move, climb, collect, scavenge)
+are here; the card abilities a ``use`` line carries out are :mod:`.abilities` (gain, research,
+buy, attack, move and climb abilities, salvage) and :mod:`.tools` (the Terraform Tool and the
+Scanner).
 
 Every line that cannot be carried out is skipped and recorded in ``problems`` as ``(line,
 section, why)``, ``why`` quoting the line; the others are carried out ("an action that became
@@ -24,16 +27,9 @@ tests cite them):
   else scrap a carbon); with none possible the card is lost to the bottom of the deck and the
   action spent. Repair pays the meter's price but does not move the meter: "Each time a player
   purchases a card" is read as the purchase from the face-up upgrades (Purchasing Cards), and the
-  Scavenge text says "repair", not purchase. A salvaged or scrapped card goes to the bottom of
-  the Upgrade deck (stand-in: the rulebook does not say). Salvage carries out the italic
-  abilities that need no choice written in advance (+N actions, gain, collect, attack) within
-  the research level, one of each OR (the first that can be); the rest are problems. Scrap
+  Scavenge text says "repair", not purchase. A scrapped card goes to the bottom of the Upgrade
+  deck (stand-in: the rulebook does not say); salvage is :func:`.abilities.salvage`. Scrap
   without a resource takes the first listed.
-- Move and climb abilities of ``amount`` N: up to N spaces, each step flat (Move) or one level up
-  (Climb). Weapons: hit 1 turns the alien, hit 2 pushes it one space directly away (it stays at
-  the map's edge; players there take 2 damage, ``others``), further hits are only counted in
-  ``world["alien_damage"]``. Research with the
-  dice benefit reached: a public d6, rerolled while it equals the last resource roll (Event 1).
 - A player out of cards ("unable to continue taking actions") is the caller's to skip.
 """
 
@@ -43,27 +39,13 @@ from typing import Callable
 
 from pbem.cards import CostMeter
 
-from . import damage
+from . import abilities, damage, tools
+from .abilities import (ACTION, DAMAGE, MOVEMENT, SCAVENGE, Refused, damage_text, deck_card,
+                        listed)
 from .board import Board, climb_problem, move_problem
-from .events import EndState, place_resources
 from .planning import Plan, card_type
 
 __all__ = ["Turn"]
-
-ACTION, MOVEMENT, DAMAGE = "Action Phase", "Movement Restrictions", "Taking Damage"
-WEAPONS, RESEARCH, SCAVENGE = "Weapons Card", "Research Track", "Scavenge"
-PURCHASE = "Purchasing Cards and the Card Cost Meter"
-SALVAGED = ("actions", "gain", "collect", "attack")
-"""The abilities a salvaged card carries out (module docstring, Scavenge)."""
-
-
-class _Refused(Exception):
-    """A line that cannot be carried out: ``section`` (the rule) and ``why``."""
-
-    def __init__(self, section: str, why: str):
-        super().__init__(why)
-        self.section, self.why = section, why
-
 
 class Turn:
     """One player's Action Phase turn over ``state`` (module docstring for the rules).
@@ -72,8 +54,9 @@ class Turn:
     (``roll(sides, why)``); ``hidden``: the hidden stream (a duplicate's random place in the
     Upgrade deck); ``board``: the :class:`Board` of ``state.board``; ``others``: role -> the
     played cards of other players still holding unused Action Phase abilities, in the order they
-    lose them (for a pushed alien entering their space; missing: none). ``events``: texts of what
-    happened; ``problems``: ``(line, section, why)``. Changes ``state`` (and ``others``)."""
+    lose them (for an alien entering their space; missing: none). ``events``: texts of what
+    happened, for everyone; ``private``: texts for this player only (the Scanner's look at the
+    Upgrade deck); ``problems``: ``(line, section, why)``. Changes ``state`` (and ``others``)."""
 
     def __init__(self, state, role: str, plan: Plan, dice, hidden, board: Board, *,
                  others: dict | None = None):
@@ -89,6 +72,7 @@ class Turn:
                       [*(a for a in plan.abilities if a not in active), *active]
                       if a["what"] == "actions"}
         self.events: list[str] = []
+        self.private: list[str] = []
         self.problems: list[tuple[int | None, str, str]] = []
         self._line: int | None = None
         self.world = state.world
@@ -103,10 +87,10 @@ class Turn:
         handler = _VERBS.get(verb)
         try:
             if handler is None:
-                raise _Refused(ACTION, f"unknown action {verb!r}: expected one of "
-                                       f"{', '.join(_VERBS)}")
+                raise Refused(ACTION, f"unknown action {verb!r}: expected one of "
+                                      f"{', '.join(_VERBS)}")
             handler(self, args)
-        except _Refused as r:
+        except Refused as r:
             self._problem(r.section, r.why, verb, args)
             return False
         return True
@@ -116,12 +100,13 @@ class Turn:
 
     @property
     def here(self) -> str:
+        """The hex of this player's pawn."""
         return self.state.pawns[self.role]
 
     def _need_action(self) -> None:
         if self.actions_left < 1:
-            raise _Refused(ACTION, "no basic action left (\"any basic actions gained during the "
-                                   f"planning phase\": {self.plan.actions} this turn)")
+            raise Refused(ACTION, "no basic action left (\"any basic actions gained during the "
+                                  f"planning phase\": {self.plan.actions} this turn)")
 
     def _spend(self) -> None:
         self.actions_left -= 1
@@ -137,17 +122,17 @@ class Turn:
         self._need_action()
         why = move_problem(self.board, self._paths(), self.here, args)
         if why:
-            raise _Refused(MOVEMENT if MOVEMENT in why else ACTION, why)
+            raise Refused(MOVEMENT if MOVEMENT in why else ACTION, why)
         self._spend()
         self._walk(args, "move (1 action)")
 
     def _climb(self, args: list[str]) -> None:
         self._need_action()
         if len(args) != 1:
-            raise _Refused(ACTION, "a Climb moves 1 board space: expected 'climb HEX'")
+            raise Refused(ACTION, "a Climb moves 1 board space: expected 'climb HEX'")
         why = climb_problem(self.board, self._paths(), self.here, args[0])
         if why:
-            raise _Refused(ACTION, why)
+            raise Refused(ACTION, why)
         self._spend()
         self._walk(args, "climb (1 action)")
 
@@ -159,10 +144,10 @@ class Turn:
 
     def _check_cube(self, args: list[str]) -> None:
         if args:
-            raise _Refused(ACTION, "collect takes no argument: the cube on the pawn's space")
+            raise Refused(ACTION, "collect takes no argument: the cube on the pawn's space")
         if self.here not in self.world.get("resources", {}):
-            raise _Refused(ACTION, f"no resource cube on {self.here}: \"Pick up a resource cube "
-                                   f"on their current board space\"")
+            raise Refused(ACTION, f"no resource cube on {self.here}: \"Pick up a resource cube "
+                                  f"on their current board space\"")
 
     def _take_cube(self, how: str) -> None:
         kind = self.world["resources"].pop(self.here)
@@ -205,225 +190,16 @@ class Turn:
                 if key[0] == card:
                     self.actions_left = max(0, self.actions_left - self.funds[key])
                     self.funds[key] = 0
-        self.events.append(_damage_text(self.role, n, where, d))
+        self.events.append(damage_text(self.role, n, where, d))
         if d.to_center:
             self.state.pawns[self.role] = self.board.center
         return d.to_center
 
-    # -- scavenge -----------------------------------------------------------------------------
-    def _scavenge(self, args: list[str]) -> None:
-        choices = _choices(args)
-        self._need_action()
-        if self.board.info(self.here).shape != "star":
-            raise _Refused(SCAVENGE, f"{self.here} is not a starred space: expected a star "
-                                     f"(\"Scavenge for crashed equipment on a starred board "
-                                     f"space\")")
-        market = self.state.market
-        if market is None or not len(market.deck):
-            raise _Refused(SCAVENGE, "the Upgrade deck is empty: no card to draw")
-        self._spend()
-        card = market.scavenge()
-        self.events.append(f"{self.role}: scavenge on {self.here} (1 action): draws {card}")
-        whys = []
-        for choice, resource in choices:
-            why = getattr(self, f"_{choice}")(card, resource)
-            if why is None:
-                return
-            whys.append(f"{choice}: {why}")
-        market.deck.put_bottom([card])
-        self._problem(SCAVENGE, "; ".join(whys) + f"; {card} goes to the bottom of the "
-                      f"Upgrade deck", "scavenge", args)
-
-    def _repair(self, card: str, _resource) -> str | None:
-        price = self._meter().cost(self._cost(card))
-        why = self._short(price)
-        if why:
-            return why
-        self._pay(price)
-        self.player.gain(card)
-        self.events.append(f"{self.role}: repairs {card} for {_list(price)}: to the discard")
-        return None
-
-    def _scrap(self, card: str, resource: str | None) -> str | None:
-        listed = list(self._cost(card))
-        resource = resource or (listed[0] if listed else None)
-        if resource not in listed:
-            return f"{resource} is not listed on {card}: expected one of {listed}"
-        self._team(resource, 1)
-        self.state.market.deck.put_bottom([card])
-        self.events.append(f"{self.role}: scraps {card}: 1 {resource} to the team")
-        return None
-
-    def _salvage(self, card: str, _resource) -> str | None:
-        level, done, seen = self._level(), [], set()
-        for i, a in enumerate(self.cards[card_type(card)]["abilities"]):
-            text = f"{a['what']} {a.get('amount', 1)}"
-            if a.get("level", 0) > level or (a.get("or") is not None and a["or"] in seen):
-                continue
-            if a["phase"] != "action" or a["what"] not in SALVAGED:
-                self._problem(SCAVENGE, f"salvaged {card}: {text} not carried out (salvage "
-                              f"carries out {', '.join(SALVAGED)})", "scavenge", ["salvage"])
-                continue
-            entry = {"card": card, "index": i, "amount": a.get("amount", 1), **a}
-            try:
-                _ABILITIES[a["what"]](self, entry, [], salvage=True)
-            except _Refused as r:
-                self._problem(r.section, f"salvaged {card}: {r.why}", "scavenge", ["salvage"])
-                continue
-            seen.add(a.get("or"))
-            done.append(text)
-        if not done:
-            return f"no ability of {card} could be carried out"
-        self.state.market.deck.put_bottom([card])
-        self.events.append(f"{self.role}: salvages {card}: {', '.join(done)}")
-        return None
-
-    # -- card abilities -----------------------------------------------------------------------
-    def _use(self, args: list[str]) -> None:
-        if len(args) < 2 or not args[1].isdigit():
-            raise _Refused(ACTION, "expected 'use CARD INDEX [ARGS...]', INDEX the ability's "
-                                   "0-based position on the card")
-        card, index = args[0], int(args[1])
-        entry = next((a for a in self.plan.abilities
-                      if a["card"] == card and a["index"] == index), None)
-        if entry is None:
-            raise _Refused(ACTION, f"{card} has no Action Phase ability {index} played this turn:"
-                                   f" expected one of {_offered(self.plan.abilities)}")
-        if card in self.lost:
-            raise _Refused(DAMAGE, f"{card} was discarded by damage: its abilities are gone")
-        if (card, index) in self.used:
-            raise _Refused(ACTION, f"{card} ability {index} ({entry['what']}) was already used: "
-                                   f"each ability once")
-        handler = _ABILITIES.get(entry["what"])
-        if handler is None:
-            raise _Refused(ACTION, f"{entry['what']} abilities are not carried out by the Action "
-                                   f"Phase lines: expected one of {', '.join(_ABILITIES)}")
-        handler(self, entry, args[2:])
-
-    def _mark(self, entry: dict, salvage: bool) -> None:
-        """The ability is used (a salvaged card's are not the player's: nothing to mark)."""
-        if not salvage:
-            self.used.add((entry["card"], entry["index"]))
-
-    def _gain(self, entry: dict, args: list[str], salvage: bool = False) -> None:
-        self._no_args(args)
-        self._mark(entry, salvage)
-        self._team(entry["resource"], entry["amount"])
-        self.events.append(f"{self.role}: {entry['card']} gains {entry['amount']} "
-                           f"{entry['resource']}")
-
-    def _actions(self, entry: dict, args: list[str], salvage: bool = False) -> None:
-        self._no_args(args)
-        if salvage:
-            self.actions_left += entry["amount"]
-        self.events.append(f"{self.role}: {entry['card']} +{entry['amount']} action(s)"
-                           + ("" if salvage else " (already in the budget)")
-                           + f": {self.actions_left} left")
-
-    def _collect_ability(self, entry: dict, args: list[str], salvage: bool = False) -> None:
-        self._check_cube(args)
-        self._mark(entry, salvage)
-        self._take_cube(f"{entry['card']} collects")
-
-    def _step_ability(self, entry: dict, args: list[str], salvage: bool = False) -> None:
-        what, most = entry["what"], entry["amount"]
-        if not 1 <= len(args) <= most:
-            raise _Refused(ACTION, f"{entry['card']} {what} {most}: expected 1 to {most} spaces")
-        here = self.here
-        for there in args:
-            why = (move_problem(self.board, self._paths(), here, [there]) if what == "move"
-                   else climb_problem(self.board, self._paths(), here, there))
-            if why:
-                raise _Refused(MOVEMENT if MOVEMENT in why else ACTION, why)
-            here = there
-        self._mark(entry, salvage)
-        self._walk(args, f"{entry['card']} {what}")
-
-    def _research(self, entry: dict, args: list[str], salvage: bool = False) -> None:
-        self._no_args(args)
-        cost = dict(entry.get("cost", {}))
-        why = self._short(cost)
-        if why:
-            raise _Refused(RESEARCH, why)
-        self._mark(entry, salvage)
-        self._pay(cost)
-        before = self._level()
-        self.state.research += entry["amount"]
-        after = self._level()
-        self.events.append(f"{self.role}: {entry['card']} pays {_list(cost) or 'nothing'}: "
-                           f"research {self.state.research} (level {after})")
-        for lv in self.state.data["research"]["levels"]:
-            if before < lv["level"] <= after:
-                self._benefits(lv)
-
-    def _benefits(self, lv: dict) -> None:
-        """A research level's benefits "as soon as the research level is achieved"."""
-        if "dice" in lv["benefits"]:
-            es = EndState.from_dict(self.world)
-            number = self.dice.roll(6, f"research level {lv['level']}: resources")
-            while number == es.last_resource_roll:
-                number = self.dice.roll(6, f"research level {lv['level']}: resources, reroll")
-            given = place_resources(self.board, es, number)
-            for k in ("resources", "last_resource_roll", "distributed_this_round"):
-                self.world[k] = getattr(es, k)
-            self.events.append(f"research level {lv['level']}: d6 {number}: cubes on "
-                               f"{', '.join(given) or 'no space without one'}")
-        if "active-card" in lv["benefits"]:
-            self.events.append(f"research level {lv['level']}: an additional active card may "
-                               f"be chosen from the next Planning Phase")
-
-    def _buy(self, entry: dict, args: list[str], salvage: bool = False) -> None:
-        market = self.state.market
-        if len(args) not in (1, 3) or (len(args) == 3 and args[1] != "replace"):
-            raise _Refused(PURCHASE, "expected 'buy CARD' or 'buy CARD replace DUPLICATE'")
-        card, dup = args[0], (args[2] if len(args) == 3 else None)
-        if market is None or card not in market.available():
-            raise _Refused(PURCHASE, f"{card} is not among the face-up upgrades: expected one "
-                                     f"of {market.available() if market else []}")
-        if dup is not None:
-            dups = market.duplicates(card_type)
-            if dup not in dups or dup == card or not len(market.deck):
-                raise _Refused(PURCHASE, f"{dup} cannot be replaced: expected a duplicate of the "
-                                         f"row {dups}, other than {card}, with cards in the deck")
-        meter = self._meter()
-        price = meter.cost(self._cost(card))
-        why = self._short(price)
-        if why:
-            raise _Refused(PURCHASE, why)
-        self._mark(entry, salvage)
-        if dup is not None:
-            new = market.replace_duplicate(dup, self.hidden, "a replaced duplicate's place in "
-                                           "the Upgrade deck", kind_of=card_type)
-            self.events.append(f"{self.role}: replaces the duplicate {dup} by {new}")
-        self._pay(price)
-        meter.record_purchase()
-        self.state.meter = meter.to_json()
-        market.take(card)
-        self.player.gain(card)
-        self.events.append(f"{self.role}: buys {card} for {_list(price)}")
-
-    def _attack(self, entry: dict, args: list[str], salvage: bool = False) -> None:
-        self._no_args(args)
-        alien = self.world.get("alien")
-        if alien is None or not self.board.hexmap.adjacent(self.here, alien):
-            raise _Refused(WEAPONS, f"the alien ({alien}) is not adjacent to {self.here}: "
-                                    f"\"you must be in an adjacent square\"")
-        self._mark(entry, salvage)
-        hits = self.world["alien_damage"] = self.world.get("alien_damage", 0) + 1
-        text = f"{self.role}: {entry['card']} hits the alien on {alien} (hit {hits})"
-        if hits == 1:
-            text += ": turned on its side"
-        elif hits == 2:
-            to = self.board.hexmap.step(alien, self.board.hexmap.line_direction(self.here, alien))
-            text += (f": stood up and pushed to {to}" if to else ": stood up (the map's edge "
-                     "behind it: it stays)")
-            if to:
-                self._push(to)
-        self.events.append(text)
-
     def _push(self, to: str) -> None:
-        """The alien enters ``to``: "the alien enters the board space of a player, that player
-        receives two damage"."""
+        """The alien enters ``to`` (pushed by a Weapons hit, lured by a Terraform Tool): "the
+        alien enters the board space of a player, that player receives two damage" for every
+        other player there (this player's own damage is the caller's); on the center it has
+        reached the ship (``world["alien_at_center"]``, Threats)."""
         self.world["alien"] = to
         if to == self.board.center:
             self.world["alien_at_center"] = True
@@ -433,13 +209,91 @@ class Turn:
                                 self.others.setdefault(role, []))
                 if d.to_center:
                     self.state.pawns[role] = self.board.center
-                self.events.append(_damage_text(role, damage.ALIEN_DAMAGE, to, d))
+                self.events.append(damage_text(role, damage.ALIEN_DAMAGE, to, d))
+
+    # -- scavenge -----------------------------------------------------------------------------
+    def _scavenge(self, args: list[str]) -> None:
+        choices = _choices(args)
+        self.may_scavenge()
+        market = self.state.market
+        if market is None or not len(market.deck):
+            raise Refused(SCAVENGE, "the Upgrade deck is empty: no card to draw")
+        self._spend()
+        card = market.scavenge()
+        self.events.append(f"{self.role}: scavenge on {self.here} (1 action): draws a "
+                           f"{deck_card(card)}")
+        whys = []
+        for choice, resource in choices:
+            why = getattr(self, f"_{choice}")(card, resource)
+            if why is None:
+                return
+            whys.append(f"{choice}: {why}")
+        market.deck.put_bottom([card])
+        self._problem(SCAVENGE, "; ".join(whys) + f"; the {deck_card(card)} goes to the "
+                      f"bottom of the Upgrade deck", "scavenge", args)
+
+    def may_scavenge(self) -> None:
+        """Raises :class:`Refused` unless the player has a basic action left and stands on a
+        starred space (Action Phase, Scavenge)."""
+        self._need_action()
+        if self.board.info(self.here).shape != "star":
+            raise Refused(SCAVENGE, f"{self.here} is not a starred space: expected a star "
+                                    f"(\"Scavenge for crashed equipment on a starred board "
+                                    f"space\")")
+
+    def _repair(self, card: str, _resource) -> str | None:
+        price = self._meter().cost(self._cost(card))
+        why = self._short(price)
+        if why:
+            return why
+        self._pay(price)
+        self.player.gain(card)
+        self.events.append(f"{self.role}: repairs {card} for {listed(price)}: to the discard")
+        return None
+
+    def _scrap(self, card: str, resource: str | None) -> str | None:
+        choices = list(self._cost(card))
+        resource = resource or (choices[0] if choices else None)
+        if resource not in choices:
+            return (f"{resource} is not listed on the {deck_card(card)}: expected one of "
+                    f"{choices}")
+        self._team(resource, 1)
+        self.state.market.deck.put_bottom([card])
+        self.events.append(f"{self.role}: scraps the {deck_card(card)}: 1 {resource} to the "
+                           f"team; it goes to the bottom of the Upgrade deck")
+        return None
+
+    def _salvage(self, card: str, _resource) -> str | None:
+        return abilities.salvage(self, card)
+
+    # -- card abilities -----------------------------------------------------------------------
+    def _use(self, args: list[str]) -> None:
+        if len(args) < 2 or not args[1].isdigit():
+            raise Refused(ACTION, "expected 'use CARD INDEX [ARGS...]', INDEX the ability's "
+                                  "0-based position on the card")
+        card, index = args[0], int(args[1])
+        entry = next((a for a in self.plan.abilities
+                      if a["card"] == card and a["index"] == index), None)
+        if entry is None:
+            raise Refused(ACTION, f"{card} has no Action Phase ability {index} played this turn:"
+                                  f" expected one of {_offered(self.plan.abilities)}")
+        if card in self.lost:
+            raise Refused(DAMAGE, f"{card} was discarded by damage: its abilities are gone")
+        if (card, index) in self.used:
+            raise Refused(ACTION, f"{card} ability {index} ({entry['what']}) was already used: "
+                                  f"each ability once")
+        handler = _ABILITIES.get(entry["what"])
+        if handler is None:
+            raise Refused(ACTION, f"{entry['what']} abilities are not carried out by the Action "
+                                  f"Phase lines: expected one of {', '.join(_ABILITIES)}")
+        handler(self, entry, args[2:])
+
+    def _mark(self, entry: dict, salvage: bool) -> None:
+        """The ability is used (a salvaged card's are not the player's: nothing to mark)."""
+        if not salvage:
+            self.used.add((entry["card"], entry["index"]))
 
     # -- resources ----------------------------------------------------------------------------
-    def _no_args(self, args: list[str]) -> None:
-        if args:
-            raise _Refused(ACTION, f"unexpected {' '.join(args)!r}: this ability takes none")
-
     def _cost(self, card: str) -> dict:
         return dict(self.cards[card_type(card)].get("cost", {}))
 
@@ -450,8 +304,8 @@ class Turn:
         team = self.world["team"]
         short = {k: n - team.get(k, 0) for k, n in price.items() if team.get(k, 0) < n}
         if short:
-            return (f"the team cannot pay {_list(price)}: it has {_list(team) or 'nothing'}, "
-                    f"{_list(short)} short")
+            return (f"the team cannot pay {listed(price)}: it has {listed(team) or 'nothing'}, "
+                    f"{listed(short)} short")
         return None
 
     def _pay(self, price: dict) -> None:
@@ -472,33 +326,18 @@ def _choices(args: list[str]) -> list[tuple[str, str | None]]:
         elif out and out[-1] == ("scrap", None) and word in ("scrap", "carbon", "minerals"):
             out[-1] = ("scrap", word)
         else:
-            raise _Refused(SCAVENGE, f"{word!r}: expected repair, salvage or scrap [RESOURCE]")
+            raise Refused(SCAVENGE, f"{word!r}: expected repair, salvage or scrap [RESOURCE]")
     if not out:
-        raise _Refused(SCAVENGE, "expected a choice: repair, salvage or scrap [RESOURCE]")
+        raise Refused(SCAVENGE, "expected a choice: repair, salvage or scrap [RESOURCE]")
     return out
 
 
-def _list(amounts: dict) -> str:
-    return ", ".join(f"{n} {k}" for k, n in amounts.items() if n)
-
-
-def _offered(abilities: list[dict]) -> str:
-    return ", ".join(f"{a['card']} {a['index']} ({a['what']})" for a in abilities) or "none"
-
-
-def _damage_text(role: str, n: int, where: str, d: damage.Damage) -> str:
-    parts = [f"{len(d.from_deck)} from the deck"]
-    if d.from_play:
-        parts.append(f"played {', '.join(d.from_play)}")
-    if d.to_center:
-        parts.append("nothing left to discard: back to the center")
-    return f"{role}: {n} damage on {where}: {'; '.join(parts)}"
+def _offered(entries: list[dict]) -> str:
+    return ", ".join(f"{a['card']} {a['index']} ({a['what']})" for a in entries) or "none"
 
 
 _VERBS: dict[str, Callable] = {"move": Turn._move, "climb": Turn._climb,
                                "collect": Turn._collect, "scavenge": Turn._scavenge,
                                "use": Turn._use}
-_ABILITIES: dict[str, Callable] = {
-    "gain": Turn._gain, "actions": Turn._actions, "collect": Turn._collect_ability,
-    "move": Turn._step_ability, "climb": Turn._step_ability, "research": Turn._research,
-    "buy": Turn._buy, "attack": Turn._attack}
+_ABILITIES: dict[str, Callable] = {**abilities.ABILITIES, **tools.TOOLS}
+"""``what`` -> the function carrying out a card ability (:mod:`.abilities`, :mod:`.tools`)."""

@@ -10,10 +10,10 @@ import copy
 
 from pbem.engine.ruleset import Problem
 
-from . import scenario1
+from . import scenarios
 from .board import Board
 from .data import Rules
-from .planning import plan_turn
+from .planning import choose_actives, plan_turn
 from .turns import ACTION_VERBS, _args, window
 
 
@@ -39,17 +39,38 @@ def check(s, role: str, orders: list) -> list:
     if w is None or role not in w.owed or s.stage != "plan":
         return []
     s = copy.deepcopy(s)
+    refused: dict = {}
+    choose_actives(s, role, orders, refused)
     played = [(o.line, o.args["card"], o.args["abilities"]) for o in orders if o.verb == "play"]
     plan = plan_turn(s.data["cards"], s.players[role], played,
                      research_level=Rules.from_data(s.data).level_at(s.research),
-                     active=scenario1.free_active(s, role))
+                     active=scenarios.free_active(s, role))
     text = {o.line: o.text for o in orders}
-    out = [Problem(line, text.get(line, ""), rule, why) for line, rule, why in plan.problems]
-    turn = scenario1.EquipmentTurn(s, role, plan, _NoDice(), _NoDice(), Board.of(s.board))
+    out = refused.get(role, [])
+    out += [Problem(line, text.get(line, ""), rule, why) for line, rule, why in plan.problems]
+    turn = scenarios.new_turn(s, role, plan, _NoDice(), _NoDice(), Board.of(s.board))
+    unknown_deck = s.market is not None and not len(s.market.deck)
     for o in orders:
-        if o.verb in ACTION_VERBS:
+        if o.verb == "scavenge" and unknown_deck:
+            _dry_scavenge(turn, o)
+        elif o.verb in ACTION_VERBS:
             turn.carry_out(o.line, o.verb, _args(o))
-        elif o.verb in scenario1.TRANSPORT_VERBS:
-            scenario1.transport(turn, o.line, o.verb, o.args)
+        elif o.verb in scenarios.TRANSPORT_VERBS:
+            scenarios.transport(turn, o.line, o.verb, o.args)
     out += [Problem(line, text.get(line, ""), rule, why) for line, rule, why in turn.problems]
     return out
+
+
+def _dry_scavenge(turn, o) -> None:
+    """A scavenge in a dry run whose Upgrade deck is unknown (its order is the referee's, so
+    a player's state holds none of its cards): the action and the starred space are judged,
+    the card drawn and the choices are not (the judge reports them when the turn is carried
+    out)."""
+    from .actions import Refused
+    turn._line = o.line
+    try:
+        turn.may_scavenge()
+    except Refused as r:
+        turn._problem(r.section, r.why, "scavenge", _args(o))
+        return
+    turn._spend()

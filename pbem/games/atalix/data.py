@@ -5,8 +5,10 @@ Rulebook: shared/seeds/002_171ec0f1db0daf85.txt, cited by section. Every value l
 ``starting_deck`` (Starting Deck), ``cards.<id>`` (the cards in the effect vocabulary listed at
 the top of the file), ``projects.<id>`` (Card Setup, Build Projects), ``research`` (Research
 Track), ``cost_meter`` (Purchasing Cards and the Card Cost Meter), ``round_track`` (Trackers,
-Advance Round Tracker, Threats), ``storm`` (Threats) and ``resources`` (Resources). Values the
-rulebook does not print are stand-ins whose source says so.
+Advance Round Tracker, Threats), ``storm`` (Threats), ``resources`` (Resources), and for the
+stand-in Scenarios 2 and 3 ``encounters`` (Card Setup: Encounter Cards; :mod:`.encounters`),
+``scenario2`` and ``scenario3`` (:mod:`.scenario2`, :mod:`.scenario3`). Values the rulebook does
+not print are stand-ins whose source says so.
 
 House rules (``--house-rules FILE``) have the same shape and are merged over the file
 (:func:`merge_house_rules`): a card's ``count``, ``cost`` or ``abilities``, a project, a track;
@@ -31,10 +33,14 @@ RESOURCES = ("scrap", "carbon", "minerals")
 PHASES = ("planning", "action")
 """Bold abilities are carried out in the Planning Phase, italic ones in the Action Phase."""
 WHATS = ("plays", "draw", "actions", "move", "climb", "collect", "research", "gain", "buy",
-         "attack", "scan", "terraform", "transport")
+         "attack", "scan", "look", "terraform", "transport")
 """The effect vocabulary of an ability (the list at the top of data.toml)."""
 KINDS = ("starting", "upgrade", "project-card")
 """Card kinds (Separate Cards): Starting and Upgrade cards, cards given by a project."""
+EFFECTS = ("damage", "gain", "lose", "storm", "alien", "part")
+"""The effects of an encounter card (the list above ``[encounters]`` in data.toml)."""
+NEEDS = ("weapons", "action")
+"""What completes an encounter: a played Weapons card's attack, or a basic action."""
 BENEFITS = ("dice", "active-card")
 """The research level symbols (Research Track: the dice symbol, the Active Card Symbol)."""
 PLAYERS, DIFFICULTIES, SCENARIOS = (1, 2, 3, 4), (1, 2, 3), (1, 2, 3)
@@ -83,6 +89,26 @@ _PROJECT = ({"name": sourced.text,
              "scenario": sourced.whole(0, 3, "a scenario number (0: any scenario)"),
              "cost": _symbols(1, "a table of fixed resource costs { scrap = 2 }")},
             {"repeatable": sourced.boolean, "long_term": sourced.boolean, "gives": sourced.text})
+
+
+def _effect(v: Any) -> str | None:
+    """An encounter effect ``{ what, amount, resource }``: a resource for gain and lose only."""
+    ok = (isinstance(v, dict) and set(v) <= {"what", "amount", "resource"}
+          and v.get("what") in EFFECTS and sourced.whole(1, 99)(v.get("amount", 1)) is None
+          and ("resource" in v) == (v["what"] in ("gain", "lose"))
+          and v.get("resource", RESOURCES[0]) in RESOURCES)
+    return None if ok else "x"
+
+
+_EFFECTS = sourced.list_of(_effect, f"a list of effects {{ what = {'|'.join(EFFECTS)}, amount = "
+                           "1 or more, resource = scrap|carbon|minerals for gain and lose }",
+                           least=0)
+_ENCOUNTER = ({"name": sourced.text, "count": sourced.whole(1, 99),
+               "scenario": sourced.described(sourced.one_of((0, 2, 3)),
+                                             "0 (scenarios 2 and 3), 2 or 3"),
+               "done": _EFFECTS},
+              {"need": sourced.one_of(NEEDS), "fail": _EFFECTS})
+"""An encounter card (data.toml's ``[encounters]``; :mod:`.encounters`)."""
 
 
 def _rows(section: str, columns: tuple[dict, dict]) -> sourced.Delegate:
@@ -142,6 +168,10 @@ SCHEMA = sourced.Table({
         *_FIXED, "gain_resource", "chosen")}),
     "cards": _rows("cards", _CARD),
     "projects": _rows("projects", _PROJECT),
+    "encounters": _rows("encounters", _ENCOUNTER),
+    "scenario2": sourced.Row({"parts": _by_number, "discs": sourced.whole(1, 99)}),
+    "scenario3": sourced.Row({"deliveries": _by_number,
+                              "beacon_elevation": sourced.whole(0, 9, "an elevation")}),
     "research": sourced.Row({"start": sourced.whole(1, 9, "a research level"),
                              "levels": sourced.list_of(_level, "a list of research levels "
                                                        "{ level = 1-9, steps = 0 or more, "
@@ -163,7 +193,9 @@ HOUSE_RULES = sourced.MergeRules(keyed_lists={"research.levels": "level"})
 
 _BY_COUNT = {("cost_meter", "top"): ("players", PLAYERS),
              ("round_track", "start"): ("difficulty", DIFFICULTIES),
-             ("round_track", "loss"): ("players", PLAYERS)}
+             ("round_track", "loss"): ("players", PLAYERS),
+             ("scenario2", "parts"): ("players", PLAYERS),
+             ("scenario3", "deliveries"): ("players", PLAYERS)}
 
 
 def merge_house_rules(data: dict, house: dict) -> None:
@@ -205,6 +237,24 @@ def check_data(data: dict, origin: str = "data.toml") -> None:
             raise data_error(origin, f"projects.{pid}.gives", p["gives"],
                              f"expected a card whose project is {pid!r} (rulebook, Card Setup)")
     _check_tracks(data, origin)
+    _check_scenarios(data, origin)
+
+
+def _check_scenarios(data: dict, origin: str) -> None:
+    """Scenarios 2 and 3 (stand-ins): an encounter's ``fail`` only with a ``need``; 1 to
+    ``discs`` parts needed; 1 or more deliveries."""
+    for eid, e in data["encounters"].items():
+        if "fail" in e and "need" not in e:
+            raise data_error(origin, f"encounters.{eid}.fail", e["fail"], "expected a need "
+                             "(weapons or action) for an encounter that can fail")
+    s2 = data["scenario2"]
+    for k, n in s2["parts"].items():
+        if not 1 <= n <= s2["discs"]:
+            raise data_error(origin, f"scenario2.parts.{k}", n, f"expected 1 to {s2['discs']} "
+                             "parts (the black discs)")
+    for k, n in data["scenario3"]["deliveries"].items():
+        if n < 1:
+            raise data_error(origin, f"scenario3.deliveries.{k}", n, "expected 1 or more")
 
 
 def _check_starting(data: dict, origin: str) -> None:

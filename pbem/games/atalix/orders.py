@@ -13,11 +13,14 @@ position later: parse sees no state.
 | `move HEX [HEX]` | plan | the Move action (Action Phase) |
 | `climb HEX` | plan | the Climb action |
 | `collect` | plan | collect the cube of the pawn's space |
-| `scavenge repair\\|salvage\\|scrap [RESOURCE]` | plan | Scavenge with its choice |
+| `scavenge repair\\|salvage\\|scrap [RESOURCE]...` | plan | Scavenge: choices tried in order |
 | `use CARD N [ARGS...]` | plan | an Action Phase ability of a played card (N: its index) |
+| `use CARD N clear\\|path\\|carbon HEX` | plan | a Terraform Tool ability (Card Elaborations) |
+| `use CARD N lure [HEX]` | plan | the Terraform Tool's lure (HEX: the alien's step) |
+| `use CARD N pick TYPE... [bottom TYPE...]` | plan | the Scanner's look, written in advance |
 | `build PROJECT` | plan | a proposal for the end of round's projects (Build Projects) |
 | `alien HEX` | plan | a proposal for the alien's path when several are equal (event 2) |
-| `carry ITEM [CARD]` | plan | pick up equipment onto an active card (Scenario 1, Chapter 4) |
+| `carry ITEM [CARD]` | plan | pick up equipment onto an active card (`part-N`, `beacon` too) |
 | `drop ITEM` / `give ITEM ROLE` | plan | leave it on your space / hand it to a player there |
 | `place solar HEX` | plan | where a Solar Array built this round goes (Scenario 1, Chapter 1) |
 | `path plan\\|alternative` | plan | Mission Control's plan or the alternative (Scenario 1) |
@@ -79,19 +82,63 @@ def _none(words: tuple) -> dict:
     return {}
 
 
+_RESOURCES = ("scrap", "carbon", "minerals")
+
+
 def _scavenge(words: tuple) -> dict:
-    if not words or words[0] not in ("repair", "salvage", "scrap") or len(words) > 2:
-        raise OrderSyntaxError("expected repair, salvage or scrap RESOURCE")
-    if words[0] == "scrap" and len(words) != 2:
-        raise OrderSyntaxError("scrap needs the resource taken: scrap, carbon or minerals")
-    return {"choice": words[0], "resource": words[1] if len(words) == 2 else None}
+    """``repair``, ``salvage`` and ``scrap [RESOURCE]`` in the order they are to be tried
+    (Scavenge: the card drawn decides which can be carried out; ``scrap`` alone takes the
+    first resource listed on the card)."""
+    choices: list = []
+    for w in (x.lower() for x in words):
+        if w in ("repair", "salvage", "scrap") and not (
+                w == "scrap" and choices and choices[-1] == ["scrap", None]):
+            choices.append([w, None])
+        elif w in _RESOURCES and choices and choices[-1] == ["scrap", None]:
+            choices[-1][1] = w
+        else:
+            raise OrderSyntaxError(f"{w!r}: expected repair, salvage or scrap [RESOURCE] "
+                                   f"(one or more, tried in the order written)")
+    if not choices:
+        raise OrderSyntaxError("expected repair, salvage or scrap [RESOURCE] (one or more, "
+                               "tried in the order written)")
+    return {"choices": choices}
+
+
+_SPACE_MODES = {"clear": 1, "path": 1, "carbon": 1, "lure": 0}
+"""The Terraform Tool's abilities (Card Elaborations) -> how many hexes they need at least (one
+at most)."""
+
+
+def _tool_args(words: tuple, args: list) -> list:
+    """The words after ``use CARD N`` checked when they name a Terraform Tool ability or the
+    Scanner's preferences (pbem.games.atalix.tools); other words are the ability's to judge."""
+    quoted = repr(" ".join(("use", *words)))
+    mode = args[0] if args else None
+    if mode in _SPACE_MODES:
+        least = _SPACE_MODES[mode]
+        if not least <= len(args) - 1 <= 1:
+            form = f"{mode} HEX" if least else f"{mode} [HEX]"
+            raise OrderSyntaxError(f"{quoted}: expected `use CARD N {form}` (one hex label"
+                                   + ("" if least else ", the alien's step, or none") + ")")
+        return [mode, *(_hex(w) for w in args[1:])]
+    if mode == "bottom" or (mode == "pick" and (len(args) < 2 or args[1] == "bottom"
+                                                or args[-1] == "bottom"
+                                                or args.count("bottom") > 1)):
+        raise OrderSyntaxError(f"{quoted}: the Scanner's look takes the card types to pick, "
+                               f"then optionally bottom and the types to put at the bottom "
+                               f"(use CARD N pick TYPE... [bottom TYPE...])")
+    if mode == "pick":
+        return [_word(w, "a card type") for w in args]
+    return args
 
 
 def _use(words: tuple) -> dict:
     if len(words) < 2 or not words[1].isdigit():
         raise OrderSyntaxError("expected a played card, the number of its ability, then what "
                                "the ability needs")
-    return {"card": _word(words[0], "a card"), "index": int(words[1]), "args": list(words[2:])}
+    return {"card": _word(words[0], "a card"), "index": int(words[1]),
+            "args": _tool_args(words, list(words[2:]))}
 
 
 def _build(words: tuple) -> dict:
@@ -106,14 +153,18 @@ def _alien(words: tuple) -> dict:
     return {"to": _hex(words[0])}
 
 
-_ITEMS = ("solar-1", "solar-2", "solar-3", "solar-4", "ship", "roof")
-"""Scenario 1's equipment (pbem.games.atalix.scenario1.ITEMS)."""
+_ITEMS = ("solar-1", "solar-2", "solar-3", "solar-4", "ship", "roof", "beacon")
+"""Scenario 1's equipment (pbem.games.atalix.scenario1.ITEMS) and Scenario 3's beacon; Scenario
+2's rover parts are ``part-N`` (pbem.games.atalix.scenario2)."""
 
 
 def _item(w: str, also: tuple = ()) -> str:
-    if w.lower() not in (*_ITEMS, *also):
-        raise OrderSyntaxError(f"{w!r} is not equipment: expected one of {', '.join(_ITEMS)}")
-    return w.lower()
+    low = w.lower()
+    part = low.startswith("part-") and low[5:].isdigit() and int(low[5:]) >= 1
+    if low not in (*_ITEMS, *also) and not part:
+        raise OrderSyntaxError(f"{w!r} is not equipment: expected one of {', '.join(_ITEMS)} "
+                               f"or a rover part part-1, part-2...")
+    return low
 
 
 def _carry(words: tuple) -> dict:
@@ -154,8 +205,8 @@ VERBS = VerbTable([
     Verb("move", "move HEX [HEX]", "Action Phase", _move),
     Verb("climb", "climb HEX", "Action Phase; Movement Restrictions", _climb),
     Verb("collect", "collect", "Action Phase", _none),
-    Verb("scavenge", "scavenge repair|salvage|scrap [RESOURCE]", "Action Phase", _scavenge),
-    Verb("use", "use CARD N [ARGS...]", "Action Phase", _use),
+    Verb("scavenge", "scavenge repair|salvage|scrap [RESOURCE]...", "Action Phase", _scavenge),
+    Verb("use", "use CARD N [ARGS...]", "Action Phase; Card Elaborations", _use),
     Verb("build", "build PROJECT", "Build Projects", _build),
     Verb("alien", "alien HEX", "Events (2)", _alien),
     Verb("carry", "carry ITEM [CARD]", "Scenario 1, Chapter 4 (transport)", _carry),

@@ -30,9 +30,19 @@ Readings (the rulebook leaves them open; a test cites each):
   an ability of the card, above the research level, two of one OR, a draw not in full) is
   skipped with a problem quoting it; the other lines are carried out. A bad choice for an active
   card is reported and the card resolved with the default choice (it is resolved "regardless").
-- A bold (planning) ability other than ``plays`` and ``draw`` needs more than the player's cards
-  (data.toml's Scanner "look at the top 5 of the Upgrade deck" is a planning ``buy``): it is
-  passed on in ``Plan.deferred`` for the caller to carry out before the Action Phase.
+- A bold (planning) ability other than ``plays`` and ``draw`` would need more than the
+  player's cards: it is passed on in ``Plan.deferred`` for the caller (data.toml has none: the
+  Scanner's look at the Upgrade deck is read as an Action Phase ability, :mod:`.tools`).
+- An additional active card (Research Track: "The Active Card Symbol indicates that players may
+  choose an additional active card ... on any Planning Phase after this research level is
+  reached by choosing a non-gray card from their hand ... This does not count as a Play or
+  Action"): :func:`extra_actives`, the ``active CARD`` lines of a plan window, before the plays.
+  One extra active card for each level with the symbol reached (``research.levels`` benefits
+  ``active-card``), counting those already chosen (the first active card is Setup's); the card
+  named (a card of the hand, or a card type: the first of the hand of that type) must not be
+  gray ("Project Cards have a gray back": data.toml's ``project-card`` kind; the Terraform Tool
+  and the Scanner are Upgrade cards). It becomes active at once, so it is resolved from this
+  Planning Phase on ("resolved every turn"). Refused lines are problems.
 """
 
 from __future__ import annotations
@@ -42,11 +52,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.cards import PlayerCards
+from pbem.engine.ruleset import Problem
 
-__all__ = ["Plan", "PlanError", "card_type", "describe", "plan_turn"]
+__all__ = ["Plan", "PlanError", "card_type", "choose_actives", "describe", "extra_actives",
+           "plan_turn"]
 
 PLANNING = "Planning Phase"
 ACTIVE = "Setup: Active Card"
+RESEARCH = "Research Track"
+GRAY = ("project-card",)
+"""Card kinds with a gray back ("Project Cards have a gray back"): never active."""
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV"}
 _INSTANCE = re.compile(r"^(?P<type>[a-z0-9]+(?:-[a-z0-9]+)*?)-(?P<n>[0-9]+)$")
 
@@ -262,3 +277,63 @@ def plan_turn(cards: dict, player: PlayerCards, played: list[tuple[int, str, lis
     player.discard_hand()
     return Plan(played=turn.played, actions=turn.actions, abilities=turn.abilities,
                 problems=turn.problems, deferred=turn.deferred, plays_left=turn.plays)
+
+
+def extra_actives(cards: dict, levels: list, steps: int, player: PlayerCards,
+                  wanted: list) -> tuple[list[str], list[tuple[int | None, str, str]]]:
+    """Additional active cards chosen in a Planning Phase (module docstring, "An additional
+    active card"). ``cards``: data.toml's ``[cards]``; ``levels``: its ``research.levels``
+    (``{"level", "steps", "benefits"}``); ``steps``: the team's steps up the Research Track;
+    ``player``: the player's cards, the hand drawn; ``wanted``: ``(line, card instance or card
+    type)`` in the order written. Moves each card granted from the hand to ``player.active``;
+    returns ``(texts, problems)``, each problem ``(line, "Research Track", why)``."""
+    granted = [lv for lv in levels if lv["steps"] <= steps and "active-card" in lv["benefits"]]
+    texts: list[str] = []
+    problems: list[tuple[int | None, str, str]] = []
+    for line, name in wanted:
+        card = name if name in player.hand else next(
+            (c for c in player.hand if _kind_of(c) == name), None)
+        extra = len(player.active) - 1
+        if not granted:
+            first = next((lv for lv in levels if "active-card" in lv["benefits"]), None)
+            why = (f"active {name}: the team's research ({steps} steps) has reached no level "
+                   f"with the Active Card symbol" + (
+                       f": expected level {ROMAN.get(first['level'], first['level'])} "
+                       f"({first['steps']} steps)" if first else ""))
+        elif extra >= len(granted):
+            why = (f"active {name}: {extra} additional active card(s) already, one for each "
+                   f"level with the Active Card symbol reached ({len(granted)})")
+        elif card is None:
+            why = (f"active {name}: not in your hand: expected one of "
+                   f"{', '.join(player.hand) or 'no card (the hand is empty)'}")
+        elif cards.get(_kind_of(card), {}).get("kind") in GRAY:
+            why = f"active {card}: a gray card cannot be an active card: expected a non-gray card"
+        else:
+            player.set_active(card)
+            texts.append(f"{card} becomes an additional active card (Research Track)")
+            continue
+        problems.append((line, RESEARCH, why))
+    return texts, problems
+
+
+def _kind_of(card: str) -> str | None:
+    try:
+        return card_type(card)
+    except PlanError:
+        return None
+
+
+def choose_actives(s, role: str, orders: list, problems: dict) -> list[str]:
+    """:func:`extra_actives` for ``role``'s ``active CARD`` orders (pbem.engine.ruleset.Order,
+    ``args["card"]``) in a plan window of state ``s``: changes ``s.players[role]``; appends a
+    :class:`~pbem.engine.ruleset.Problem` to ``problems[role]`` for each refused line; returns
+    the texts of the cards made active."""
+    wanted = [(o.line, o.args["card"]) for o in orders if o.verb == "active"]
+    if not wanted:
+        return []
+    texts, refused = extra_actives(s.data["cards"], s.data["research"]["levels"], s.research,
+                                   s.players[role], wanted)
+    said = {o.line: o.text for o in orders}
+    for line, rule, why in refused:
+        problems.setdefault(role, []).append(Problem(line, said.get(line, ""), rule, why))
+    return texts

@@ -22,7 +22,9 @@ The proposal rule (a team speaks with one voice; the rulebook gives no procedure
   ``gives`` a card (Terraforming: the Terraform Tool, "given to players after they complete the
   Terraforming project"; Scanner Array likewise) gives one of its cards to each player, in
   table order from the first player, onto the discard pile, while its cards last (4). Placing a
-  Scenario 1 token (a Solar Array disc, the ship, the roof) is :mod:`.scenario1`'s. A long-term
+  Scenario 1 token (a Solar Array disc, the ship, the roof) is :mod:`.scenario1`'s; a scenario
+  may forbid a project for its own reason (:func:`.scenarios.project_refusal`: the stand-in
+  Rover Repair without its parts, Mining Deliveries past the target). A long-term
   project (the Atomic Recycler) is recorded: its effect is not transcribed (a stand-in: none).
 
 Built projects are listed in ``state.projects`` in the order built (the Solar Array once for
@@ -32,6 +34,8 @@ each time).
 from __future__ import annotations
 
 from pbem.engine.ruleset import Problem
+
+from . import scenarios
 
 RULE = "Build Projects"
 REPEATS = {"solar-array": 4}
@@ -69,6 +73,9 @@ def refusal(s, pid: str) -> str | None:
         return f"{pid} is already built: only the Solar Array may be completed more than once"
     if done >= REPEATS.get(pid, done + 1):
         return f"{pid} is built {done} times: no disc left on its card"
+    why = scenarios.project_refusal(s, pid)  # Scenario 2's parts, Scenario 3's deliveries
+    if why:
+        return why
     team = s.world.get("team", {})
     short = {k: n - team.get(k, 0) for k, n in p["cost"].items() if team.get(k, 0) < n}
     if short:

@@ -53,6 +53,10 @@ Readings (the rulebook leaves them open; tests/test_atalix_scenario1.py cites ea
   equipment where it was" is the default, with no order to take it along: a carrier sent to
   the center by damage leaves it on the space where the damage was taken, and at the end of a
   round every carried item stays on its carrier's space.
+- The same transport serves the stand-in Scenarios 2 and 3 (:mod:`.scenario2`'s ``part-N``,
+  :mod:`.scenario3`'s ``beacon``): their setup begins ``equipment["carried"]``
+  (:func:`carrying`), and :func:`where` reads ``part-N`` in ``equipment["parts"]`` as it reads
+  ``solar-N`` in ``equipment["solar"]``; Scenario 1's chapter rules bind only Scenario 1.
 """
 
 from __future__ import annotations
@@ -89,16 +93,34 @@ def start(s) -> None:
                  "alien_hits_round": 0, "damage_start": 0}
 
 
+def carrying(s) -> bool:
+    """True when ``s`` has equipment to transport (any scenario whose setup began
+    ``equipment["carried"]``: Scenario 1, and the stand-in Scenarios 2 and 3)."""
+    return "carried" in s.equipment
+
+
+_LISTS = {"solar": "solar", "part": "parts"}
+"""Numbered items kept in a list of locations: ``solar-N`` (Scenario 1's discs), ``part-N``
+(Scenario 2's rover parts, :mod:`.scenario2`)."""
+
+
+def _slot(item: str) -> tuple:
+    kind, _, n = item.rpartition("-")
+    return (_LISTS[kind], int(n) - 1) if kind in _LISTS and n.isdigit() else (item, None)
+
+
 def where(s, item: str) -> str:
     """The location of ``item`` (a hex, ``"card"`` or ``"carried"``)."""
-    return s.equipment["solar"][SOLAR.index(item)] if item in SOLAR else s.equipment[item]
+    key, i = _slot(item)
+    return s.equipment[key] if i is None else s.equipment[key][i]
 
 
 def _put(s, item: str, loc: str) -> None:
-    if item in SOLAR:
-        s.equipment["solar"][SOLAR.index(item)] = loc
+    key, i = _slot(item)
+    if i is None:
+        s.equipment[key] = loc
     else:
-        s.equipment[item] = loc
+        s.equipment[key][i] = loc
 
 
 def discs(s) -> list:
@@ -127,7 +149,7 @@ def _cards_of(s, role: str) -> set:
 
 def free_active(s, role: str) -> list:
     """``role``'s active cards carrying no equipment (those resolved in the Planning Phase)."""
-    held = _cards_of(s, role) if on(s) else set()
+    held = _cards_of(s, role) if carrying(s) else set()
     return [c for c in s.players[role].active if c not in held]
 
 
@@ -159,22 +181,22 @@ class EquipmentTurn(Turn):
 
     def __init__(self, state, role, plan, dice, hidden, board, **kw):
         super().__init__(state, role, plan, dice, hidden, board, **kw)
-        if on(state):
+        if carrying(state):
             for card in _cards_of(state, role):
                 _block(self, card)
 
     def _hurt(self, n: int, where_: str) -> bool:
         sent = super()._hurt(n, where_)
-        if sent and on(self.state):
+        if sent and carrying(self.state):
             self.events += _leave(self.state, self.role, where_, "sent to the center by damage")
         return sent
 
     def _push(self, to: str) -> None:
         before = dict(self.state.pawns)
         super()._push(to)
-        center = self.board.center
+        center, carried = self.board.center, carrying(self.state)
         for role, hex_ in self.state.pawns.items():
-            if on(self.state) and role != self.role and hex_ == center != before.get(role):
+            if carried and role != self.role and hex_ == center != before.get(role):
                 self.events += _leave(self.state, role, to, "sent to the center by damage")
 
 
@@ -194,7 +216,7 @@ def transport(turn: Turn, line, verb: str, args: dict) -> bool:
 
 def _carry(turn: Turn, args: dict) -> str:
     s, role, item = turn.state, turn.role, args["item"]
-    ch = s.chapter
+    ch = s.chapter if on(s) else {"chapter": 4, "path": "plan"}  # Scenario 1's chapters
     if ch["chapter"] < 3:
         raise _No(f"equipment is transported from Chapter 3 on (now Chapter {ch['chapter']})")
     if item == "ship" and ch["path"] != "alternative":

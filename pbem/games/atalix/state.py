@@ -79,6 +79,9 @@ class State:
         return self.seats[i:] + self.seats[:i]
 
 
+UNKNOWN = "unknown"
+"""A card of the encounter deck in a role state (its order is the referee's)."""
+
 _PUBLIC = ("round", "set", "stage", "first", "pawns", "world", "research", "meter", "projects",
            "paths", "equipment", "chapter", "outcome")
 
@@ -149,9 +152,11 @@ def build(public: dict, secrets: dict, referee: dict) -> State:
         hand = sec["hand"] if sec is not None else []
         s.players[role] = PlayerCards(deck=deck, hand=hand, played=pub["played"],
                                       discard=pub["discard"], active=pub["active"])
-    if public.get("encounters"):  # Scenarios 2 and 3
-        s.encounters = {"deck": list(referee.get("encounter_deck", [])),
-                        "discard": list(public["encounters"]["discard"])}
+    enc = public.get("encounters")
+    if enc:  # Scenarios 2 and 3: a role state knows how many cards, not which
+        s.encounters = {"deck": list(referee.get("encounter_deck",
+                                                 [UNKNOWN] * enc["deck_size"])),
+                        "discard": list(enc["discard"])}
     m = public.get("market")
     if m is not None:
         s.market = Market(referee.get("market_deck", []), m["size"], m["row"], m["extra"])

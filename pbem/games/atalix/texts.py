@@ -16,9 +16,9 @@ _HELP = {
     "use": "Action Phase: an ability of a card you played (its number)",
     "build": "Build Projects: your proposal for the end of the round",
     "alien": "Events (2): the space the alien enters when paths are equal",
-    "carry": "Scenario 1: pick up equipment on your space onto an active card",
-    "drop": "Scenario 1: leave carried equipment on your space",
-    "give": "Scenario 1: hand carried equipment to a player on your space",
+    "carry": "Scenarios: pick up equipment on your space onto an active card (part-N, beacon)",
+    "drop": "Scenarios: leave carried equipment on your space",
+    "give": "Scenarios: hand carried equipment to a player on your space",
     "place": "Scenario 1: the space next to the center for a Solar Array built",
     "path": "Scenario 1: Mission Control's plan or the alternative",
 }

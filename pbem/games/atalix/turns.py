@@ -21,15 +21,15 @@ from __future__ import annotations
 from pbem.engine.ruleset import Event, Resolution, Window
 
 from . import events as ev
-from . import projects, scenario1
+from . import projects, scenarios
 from .board import Board
 from .data import Rules
-from .planning import plan_turn
+from .planning import choose_actives, plan_turn
 from .setup import card_type, choose, new_game
 from .state import State
 
 ACTION_VERBS = ("move", "climb", "collect", "scavenge", "use")
-PLAN_VERBS = ("play", "active", *ACTION_VERBS, *scenario1.TRANSPORT_VERBS, "build", "alien",
+PLAN_VERBS = ("play", "active", *ACTION_VERBS, *scenarios.TRANSPORT_VERBS, "build", "alien",
               "place", "path")
 HAND = 4
 """Planning Phase: "Every player should start this phase by drawing 4 cards"."""
@@ -38,14 +38,14 @@ HAND = 4
 def setup(roles: list, options: dict, data: dict, board, chance) -> tuple[State, list]:
     """``(state, events)``: the game before the players' choices (:func:`.setup.new_game`)."""
     s = new_game(roles, options, data, board, chance)
-    scenario1.start(s)
+    texts = scenarios.start(s, chance)
     b = Board.of(board)
     return s, [Event("setup", f"Escape from Atalix, scenario {options['scenario']}, "
                               f"difficulty {options['difficulty']} star(s), "
                               f"{len(roles)} player(s); {s.first_player()} is the first player "
                               f"(the lowest roll). The pawns start on the center {b.center}, the "
                               f"alien in the cave at {b.alien_start}, the storm at "
-                              f"{b.storm_origin}.")]
+                              f"{b.storm_origin}.")] + [Event("setup", f"{t}.") for t in texts]
 
 
 def owed(s: State) -> tuple:
@@ -103,27 +103,31 @@ def resolve(s: State, orders_by_role: dict, chance) -> Resolution:
     rules = Rules.from_data(s.data)
     board = Board.of(s.board)
     plans, lines = {}, {}
-    events += [Event("chapter", t) for t in scenario1.choose_path(s, orders_by_role, problems)]
+    events += [Event("chapter", t) for t in scenarios.choose_path(s, orders_by_role, problems)]
     for role in owed(s):
         orders = orders_by_role.get(role) or []
+        events += [Event("active", f"{role}: {t}")
+                   for t in choose_actives(s, role, orders, problems)]
         played = [(o.line, o.args["card"], o.args["abilities"]) for o in orders
                   if o.verb == "play"]
         plan = plan_turn(s.data["cards"], s.players[role], played,
                          research_level=rules.level_at(s.research),
-                         active=scenario1.free_active(s, role))
+                         active=scenarios.free_active(s, role))
         plans[role] = plan
         lines[role] = [o for o in orders
-                       if o.verb in ACTION_VERBS + scenario1.TRANSPORT_VERBS]
+                       if o.verb in ACTION_VERBS + scenarios.TRANSPORT_VERBS]
         for line, rule, why in plan.problems:
             problems.setdefault(role, []).append(Problem(line, _text(orders, line), rule, why))
     for role in [r for r in s.order() if r in plans]:
-        turn = scenario1.EquipmentTurn(s, role, plans[role], chance.public, chance.hidden, board)
+        turn = scenarios.new_turn(s, role, plans[role], chance.public, chance.hidden, board)
         for o in lines[role]:
-            if o.verb in scenario1.TRANSPORT_VERBS:
-                scenario1.transport(turn, o.line, o.verb, o.args)
+            if o.verb in scenarios.TRANSPORT_VERBS:
+                scenarios.transport(turn, o.line, o.verb, o.args)
             else:
                 turn.carry_out(o.line, o.verb, _args(o))
+        scenarios.end_of_turn(turn, chance.hidden)  # Scenarios 2 and 3: an encounter
         events += [Event("action", f"{role}: {t}") for t in turn.events]
+        events += [Event("action", f"{role}: {t}", (role,)) for t in turn.private]
         for line, rule, why in turn.problems:
             problems.setdefault(role, []).append(Problem(line, _text(orders_by_role[role], line),
                                                          rule, why))
@@ -144,7 +148,7 @@ def _args(o) -> list:
     if o.verb == "climb":
         return [o.args["to"]]
     if o.verb == "scavenge":
-        return [o.args["choice"]] + ([o.args["resource"]] if o.args["resource"] else [])
+        return [w for choice, resource in o.args["choices"] for w in (choice, resource) if w]
     if o.verb == "use":
         return [o.args["card"], str(o.args["index"]), *o.args["args"]]
     return []
@@ -156,17 +160,18 @@ def _text(orders: list, line) -> str:
 
 def end_of_round(s: State, board: Board, orders_by_role: dict, chance, events: list,
                  problems: dict | None = None) -> None:
-    """End of Round, in the board's order: Scenario 1's chapters checked as the turns end
-    (:mod:`.scenario1`: its win ends the game here), pawns back to base, the event die and its
-    events from the rolled number down, the round tracker, Build Projects (:mod:`.projects`,
-    then Scenario 1's tokens and chapters), the shuffle, the die passed left; then the losses
-    of Threats. Refused proposals go to ``problems`` (role -> Problems)."""
-    events += [Event("chapter", t) for t in scenario1.end_of_turns(s, board)]
+    """End of Round, in the board's order: the scenario's checks as the turns end
+    (:mod:`.scenarios`: Scenario 1's chapters, the stand-in Scenarios 2 and 3; a win ends the
+    game here), pawns back to base, the event die and its events from the rolled number down,
+    the round tracker, Build Projects (:mod:`.projects`, then the scenario's tokens and
+    checks), the shuffle, the die passed left; then the losses of Threats. Refused proposals go
+    to ``problems`` (role -> Problems)."""
+    events += [Event("chapter", t) for t in scenarios.end_of_turns(s, board)]
     if s.stage == "over":
         events.append(Event("end", f"The crew wins: {s.outcome['reason']}."))
         return
     for role in s.seats:
-        s.pawns[role] = scenario1.base(s, board)
+        s.pawns[role] = scenarios.base(s, board)
     world = ev.EndState.from_dict(s.world)
     rolled = chance.public.roll(6, f"round {s.round}: the event die")
     proposal = next((o.args["to"] for role in s.order() for o in orders_by_role.get(role) or []
@@ -181,7 +186,7 @@ def end_of_round(s: State, board: Board, orders_by_role: dict, chance, events: l
     world.distributed_this_round = False
     s.world = world.to_dict()
     built, texts = projects.build_projects(s, orders_by_role, problems)
-    texts += scenario1.after_projects(s, board, built, orders_by_role, problems)
+    texts += scenarios.after_projects(s, board, built, orders_by_role, problems)
     events += [Event("projects", t) for t in texts]
     for role in s.seats:
         s.players[role].refresh(chance.hidden, f"the draw deck of {role}")
