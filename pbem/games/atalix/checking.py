@@ -1,13 +1,17 @@
 """Checking a player's orders (the receipt's problems): the orders carried out *dry* on a copy
 of the player's own state (its hand and deck contents; no deck order, no other hand), with
 dice that roll nothing, so no problem text can depend on another player's secret or the order
-of a deck. Moves and abilities are judged against the board as it stands; an order legal when
+of a deck: a card drawn in the dry run (Swap Gear, the Oxygen's III) is taken from the deck's
+contents in sorted order, the same from the player's state as from the whole one, so a play of
+a card still to be drawn may be judged otherwise when the turn is carried out. Moves and
+abilities are judged against the board as it stands; an order legal when
 sent may fail when its turn comes (an earlier player moved the alien): Resolution problems."""
 
 from __future__ import annotations
 
 import copy
 
+from pbem.cards import Pile
 from pbem.engine.ruleset import Problem
 
 from . import scenarios
@@ -39,6 +43,8 @@ def check(s, role: str, orders: list) -> list:
     if w is None or role not in w.owed or s.stage != "plan":
         return []
     s = copy.deepcopy(s)
+    mine = s.players[role]
+    mine.deck = Pile(sorted(mine.deck))  # a draw takes the same card from either state
     refused: dict = {}
     choose_actives(s, role, orders, refused)
     played = [(o.line, o.args["card"], o.args["abilities"]) for o in orders if o.verb == "play"]
@@ -49,9 +55,8 @@ def check(s, role: str, orders: list) -> list:
     out = refused.get(role, [])
     out += [Problem(line, text.get(line, ""), rule, why) for line, rule, why in plan.problems]
     turn = scenarios.new_turn(s, role, plan, _NoDice(), _NoDice(), Board.of(s.board))
-    unknown_deck = s.market is not None and not len(s.market.deck)
     for o in orders:
-        if o.verb == "scavenge" and unknown_deck:
+        if o.verb == "scavenge":
             _dry_scavenge(turn, o)
         elif o.verb in ACTION_VERBS:
             turn.carry_out(o.line, o.verb, _args(o))
@@ -62,10 +67,10 @@ def check(s, role: str, orders: list) -> list:
 
 
 def _dry_scavenge(turn, o) -> None:
-    """A scavenge in a dry run whose Upgrade deck is unknown (its order is the referee's, so
-    a player's state holds none of its cards): the action and the starred space are judged,
-    the card drawn and the choices are not (the judge reports them when the turn is carried
-    out)."""
+    """A scavenge in a dry run: the action and the starred space are judged, the card drawn
+    and the choices are not (the judge reports them when the turn is carried out). The
+    Upgrade deck's order is the referee's: a player's own state holds none of its cards, and
+    the check must say the same from the player's state as from the whole one."""
     from .actions import Refused
     turn._line = o.line
     try:

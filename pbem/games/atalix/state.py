@@ -67,6 +67,10 @@ class State:
     encounters: dict = field(default_factory=dict)
     players: dict = field(default_factory=dict)
     outcome: dict | None = None
+    unseen: dict = field(default_factory=dict)
+    """Only in a role state: what the public part said of the cards this state cannot hold
+    (another player's cards: role -> that player's public card entry; the Upgrade deck:
+    ``"*market"`` -> its size), so that its views equal the whole state's. Not dumped."""
 
     def first_player(self) -> str:
         """The role holding the die ("the player with the die will complete their turn first
@@ -110,9 +114,11 @@ def public_part(s: State) -> dict:
     pub.update(seats=list(s.seats), options=dict(s.options), data=s.data,
                board=s.board.to_dict(),
                market={"row": list(s.market.row), "extra": list(s.market.extra),
-                       "size": s.market.size, "deck_size": len(s.market.deck)}
+                       "size": s.market.size,
+                       "deck_size": s.unseen.get("*market", len(s.market.deck))}
                if s.market else None,
-               cards={r: _public_cards(p) for r, p in s.players.items()},
+               cards={r: _copied(s.unseen[r]) if r in s.unseen else _public_cards(p)
+                      for r, p in s.players.items()},
                encounters={"discard": list(s.encounters["discard"]),
                            "deck_size": len(s.encounters["deck"])} if s.encounters else {})
     return pub
@@ -152,6 +158,8 @@ def build(public: dict, secrets: dict, referee: dict) -> State:
         hand = sec["hand"] if sec is not None else []
         s.players[role] = PlayerCards(deck=deck, hand=hand, played=pub["played"],
                                       discard=pub["discard"], active=pub["active"])
+        if sec is None:
+            s.unseen[role] = pub
     enc = public.get("encounters")
     if enc:  # Scenarios 2 and 3: a role state knows how many cards, not which
         s.encounters = {"deck": list(referee.get("encounter_deck",
@@ -160,6 +168,8 @@ def build(public: dict, secrets: dict, referee: dict) -> State:
     m = public.get("market")
     if m is not None:
         s.market = Market(referee.get("market_deck", []), m["size"], m["row"], m["extra"])
+        if "market_deck" not in referee:
+            s.unseen["*market"] = m["deck_size"]
     return s
 
 
