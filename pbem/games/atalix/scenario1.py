@@ -203,13 +203,22 @@ class EquipmentTurn(Turn):
 def transport(turn: Turn, line, verb: str, args: dict) -> bool:
     """Carry out a transport line (``carry``, ``drop``, ``give``; parsed ``args``) in ``turn``:
     True when done (a text in ``turn.events``), else a problem in ``turn.problems``."""
+    return move_equipment(turn, line, verb, args, TRANSPORT, None if on(turn.state) else
+                          "there is no equipment to transport outside Scenario 1")
+
+
+def move_equipment(turn: Turn, line, verb: str, args: dict, rule: str,
+                   why: str | None = None) -> bool:
+    """A transport line carried out for any scenario (its own item checks done by the
+    caller: ``why`` refuses the line): True when done (a text in ``turn.events``), else a
+    problem under ``rule`` in ``turn.problems`` quoting the line."""
     words = " ".join([verb, *(str(v) for v in args.values() if v)])
     try:
-        if not on(turn.state):
-            raise _No("there is no equipment to transport outside Scenario 1")
+        if why:
+            raise _No(why)
         turn.events.append(_TRANSPORT[verb](turn, args))
     except _No as no:
-        turn.problems.append((line, TRANSPORT, f"{words!r}: {no}"))
+        turn.problems.append((line, rule, f"{words!r}: {no}"))
         return False
     return True
 
@@ -383,9 +392,7 @@ def _advance(s, board, turns_ended: bool) -> list:
             break
         out.append(f"Chapter {ch['chapter']} completed: {done}")
         if ch["chapter"] == 4:
-            s.outcome = {"scores": {r: 1 for r in s.seats}, "winners": list(s.seats),
-                         "reason": f"Scenario 1 completed: {done}"}
-            s.stage = "over"
+            s.finish(True, f"Scenario 1 completed: {done}")
             break
         if ch["chapter"] == 3 and ch["path"] == "alternative":
             ch["cave_base"] = True

@@ -104,21 +104,13 @@ def transport(turn, line, verb: str, args: dict) -> bool:
     """A ``carry``/``drop``/``give`` line for a rover part in ``turn``: True when done, else a
     problem in ``turn.problems`` quoting it."""
     s, item = turn.state, args["item"]
-    words = " ".join([verb, *(str(v) for v in args.values() if v)])
     parts = s.equipment.get("parts", [])
     n = int(item[5:]) if item.startswith("part-") else 0
     why = (f"{item} is not equipment of Scenario 2: expected a rover part "
            f"({', '.join(f'part-{i}' for i in range(1, len(parts) + 1)) or 'none found yet'})"
            if not 1 <= n <= len(parts) else
            f"{item} is installed in the rover" if parts[n - 1] == "rover" else None)
-    try:
-        if why:
-            raise scenario1._No(why)
-        turn.events.append(scenario1._TRANSPORT[verb](turn, args))
-    except scenario1._No as no:
-        turn.problems.append((line, RULE, f"{words!r}: {no}"))
-        return False
-    return True
+    return scenario1.move_equipment(turn, line, verb, args, RULE, why)
 
 
 def end_of_turns(s, board) -> list:
@@ -133,9 +125,7 @@ def end_of_turns(s, board) -> list:
     if rover != "card" and all(s.pawns[r] == rover for r in s.seats):
         why = (f"Scenario 2 (stand-in) completed: the rover repaired, every player aboard on "
                f"{rover}: the crew traverses safely out of the area")
-        s.outcome = {"scores": {r: 1 for r in s.seats}, "winners": list(s.seats),
-                     "reason": why}
-        s.stage = "over"
+        s.finish(True, why)
         out.append(why)
     return out
 

@@ -69,16 +69,9 @@ def signalling(s, board) -> str | None:
 def transport(turn, line, verb: str, args: dict) -> bool:
     """A ``carry``/``drop``/``give`` line for the beacon in ``turn``: True when done, else a
     problem in ``turn.problems`` quoting it."""
-    words = " ".join([verb, *(str(v) for v in args.values() if v)])
-    try:
-        if args["item"] != "beacon":
-            raise scenario1._No(f"{args['item']} is not equipment of Scenario 3: expected "
-                                f"beacon")
-        turn.events.append(scenario1._TRANSPORT[verb](turn, args))
-    except scenario1._No as no:
-        turn.problems.append((line, RULE, f"{words!r}: {no}"))
-        return False
-    return True
+    why = (None if args["item"] == "beacon" else
+           f"{args['item']} is not equipment of Scenario 3: expected beacon")
+    return scenario1.move_equipment(turn, line, verb, args, RULE, why)
 
 
 def end_of_turns(s, board) -> list:
@@ -93,9 +86,7 @@ def end_of_turns(s, board) -> list:
         why = (f"Scenario 3 (stand-in) completed: {delivered(s)} Mining Deliveries made and "
                f"the beacon signalling from {at} (elevation {board.info(at).elevation}): the "
                f"mining company extracts the crew")
-        s.outcome = {"scores": {r: 1 for r in s.seats}, "winners": list(s.seats),
-                     "reason": why}
-        s.stage = "over"
+        s.finish(True, why)
         out.append(why)
     return out
 

@@ -77,6 +77,13 @@ class State:
         during the Action Phase")."""
         return self.seats[self.first % len(self.seats)]
 
+    def finish(self, won: bool, why: str) -> None:
+        """The game is over: the whole team wins (every player scores 1) or loses (0), for
+        the reason ``why`` (the scenario's win, or a Threat)."""
+        self.outcome = {"scores": {r: int(won) for r in self.seats},
+                        "winners": list(self.seats) if won else [], "reason": why}
+        self.stage = "over"
+
     def order(self) -> list:
         """The roles in Action Phase order, from the first player round the table (left)."""
         i = self.first % len(self.seats)

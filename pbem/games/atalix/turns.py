@@ -196,8 +196,7 @@ def end_of_round(s: State, board: Board, orders_by_role: dict, chance, events: l
            "time ran out: the round tracker reached the space of the player count (Threats)"
            if lost else None)
     if why:
-        s.outcome = {"scores": {r: 0 for r in s.seats}, "winners": [], "reason": why}
-        s.stage = "over"
+        s.finish(False, why)
         events.append(Event("end", f"The crew fails: {why}."))
         return
     s.round += 1
