@@ -146,9 +146,13 @@ def test_compass_steps_from_the_center(board):
 
 def test_scanner_furthest_space_from_the_center(board):
     # Scanner: "place a black disk at board space furthest in that direction ... from the
-    # center": the end of the straight line from 0505 in each direction, by hand.
+    # center", measured on the drawing (by hand, with a row's height 1 and a column's width
+    # sqrt(3)/2; the even columns sit half a row lower than the odd ones, as 0505's
+    # neighbours show). North: 0501 (y 1; 0401 is at 1.5). North-east, along (sqrt3/2, -1/2):
+    # 0901 is 4 columns right and 4 rows up, 4*3/4 + 4/2 = 5 out, more than 0903's 3 + 1:
+    # the corner. South: 0409 and 0609 at y 9.5 are lower than 0509 at 9; first label.
     got = {d6: board.furthest(d6) for d6 in range(1, 7)}
-    assert got == {1: "0501", 2: "0903", 3: "0907", 4: "0509", 5: "0107", 6: "0103"}
+    assert got == {1: "0501", 2: "0901", 3: "0909", 4: "0409", 5: "0109", 6: "0101"}
 
 
 def test_event_4_furthest_storm_token_and_ties(board):
@@ -160,10 +164,14 @@ def test_event_4_furthest_storm_token_and_ties(board):
     storm = ["0805", "0806", "0705"]
     assert board.furthest(1, storm) == "0705"
     assert board.furthest(3, storm) == "0806"
-    # Ties: 0409 and 0609 are both 4 steps south and 1 off the line: first label wins;
-    # 0509 is also 4 steps south but on the line, so it wins over both.
+    # Ties: 0409 and 0609 stand equally low (y 9.5) and equally off the line: first label;
+    # 0509, on the line, stands half a row higher (y 9), so it is not the furthest south.
     assert board.furthest(4, ["0609", "0409"]) == "0409"
-    assert board.furthest(4, ["0609", "0409", "0509"]) == "0509"
+    assert board.furthest(4, ["0609", "0409", "0509"]) == "0409"
+    # A storm east of the center expanding south-west (the QA's case): 0803, 0804, 0805 in one
+    # column, 0805 the lowest, so the furthest along (-sqrt3/2, 1/2).
+    assert board.furthest(5, ["0803", "0804", "0805"]) == "0805"
+    assert board.furthest(6, ["0803", "0804", "0805"]) == "0803"
     with pytest.raises(ValueError, match="at least one"):
         board.furthest(4, [])
 

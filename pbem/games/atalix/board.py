@@ -180,13 +180,16 @@ class Board:
         ... from the center", Scanner; "the furthest in the indicated compass direction",
         Event 4), among the hexes ``among`` (the storm tokens' spaces) or the whole map.
 
-        Measured in hex steps from the center: a space reached by ``a`` steps in that direction
-        and ``b`` in one of the two directions beside it is ``a`` steps out. Ties go to the space
-        nearest the straight line from the center in that direction (so north of the center is
-        the top of its column, not a corner), then to the first label. ValueError for a roll
-        outside 1-6 or an empty ``among``; KeyError for a hex off the map."""
+        Measured as on the board: the distance of the space's centre from the center along the
+        compass direction's line (its projection on the line: cube coordinates are the board's
+        plane, so their dot product with the direction is that projection), so a space of a
+        neighbouring column, offset by half a space, counts its half. Ties go to the space
+        nearest that line, then to the first label. ValueError for a roll outside 1-6 or an empty
+        ``among``; KeyError for a hex off the map."""
         d = _CUBE[COMPASS[_d6(d6)]]
-        plus, minus, side = d.index(1), d.index(-1), d.index(0)
+        plus, minus = d.index(1), d.index(-1)
+        across = [-2] * 3
+        across[plus] = across[minus] = 1  # perpendicular to d in the board's plane
         cq, cr = self.hexmap.axial(self.center)
         hexes = self.spaces() if among is None else tuple(among)
         if not hexes:
@@ -195,7 +198,8 @@ class Board:
         def key(h: str):
             q, r = self.hexmap.axial(h)
             v = (q - cq, -(q - cq) - (r - cr), r - cr)
-            return (-min(v[plus], -v[minus]), abs(v[side]), h)
+            out = sum(a * b for a, b in zip(v, d))
+            return (-out, abs(sum(a * b for a, b in zip(v, across))), h)
         return min(hexes, key=key)
 
     def shortest_paths(self, start: str, goal: str,
