@@ -58,3 +58,68 @@ def test_scavenge_with_no_basic_action_left_is_refused_in_the_dry_run():
     state, _card = players_state(on_star=True)
     (why,) = problems(state, "scavenge repair\nscavenge salvage\n")
     assert "no basic action left" in why
+
+
+# -- team proposals and setup choices judged on the receipt (README, "Team decisions") --------
+
+def setup_state():
+    state, _ = rs.setup(["red", "blue"], rs.validate_options({}), rs.load_data(None),
+                        rs.load_map(None, "stand-in"), _chance("setup"))
+    return state
+
+
+def setup_problems_of(state, role: str, body: str) -> list:
+    orders, bad = rs.parse(role, rs.window(state), body, 1)
+    assert bad == []
+    return [p.why for p in rs.check(state, role, orders)]
+
+
+def test_starting_deck_a_choice_that_is_no_starting_card_is_on_the_receipt():
+    # Starting Deck: "2 additional cards from the remaining starting cards": a Weapons is an
+    # upgrade, the Ship Phaser a project.
+    (why,) = setup_problems_of(setup_state(), "red", "choose weapons ship-phaser\n")
+    assert "weapons, ship-phaser is no starting card type" in why
+
+
+def test_active_card_another_players_card_is_on_the_receipt():
+    state = setup_state()
+    theirs = next(c for c in state.players["blue"].hand if c.startswith("action"))
+    (why,) = setup_problems_of(state, "red", f"active {theirs}\n")
+    assert f"{theirs} is not one of your cards" in why
+    assert setup_problems_of(state, "red", "active oxygen\nchoose action research\n") == []
+
+
+def test_build_projects_a_project_not_on_the_board_is_on_the_receipt():
+    state, card = players_state(on_star=False)
+    whys = problems(state, f"play {card}\nbuild nonsense\nbuild rover-repair\nbuild terraforming\n")
+    assert len(whys) == 2
+    assert "no project 'nonsense'" in whys[0]
+    assert "rover-repair is a project of scenario 2" in whys[1]
+
+
+def test_build_projects_a_misspelt_first_proposal_does_not_silence_the_next_players():
+    # The proposal rule: the first player's proposals count, else the next player's round the
+    # table; a line naming no project of the board is no proposal.
+    from pbem.games.atalix import projects
+    state, _ = players_state(on_star=False)
+    first, second = state.order()
+    w = rs.window(state)
+    orders = {first: rs.parse(first, w, "build nonsense\n", 1)[0],
+              second: rs.parse(second, w, "build terraforming\n", 1)[0]}
+    role, lines = projects.proposals(orders, state.order(), state)
+    assert role == second and [o.args["project"] for o in lines] == ["terraforming"]
+
+
+def test_events_2_an_alien_step_that_is_no_first_step_is_on_the_receipt():
+    # Event 2: the alien starts in the cave (0902, the stand-in board) and its shortest paths
+    # to the center 0505 begin with 0802 or 0903 (tests/test_atalix_board.py, by hand).
+    state, card = players_state(on_star=False)
+    (why,) = problems(state, f"play {card}\nalien 0101\n")
+    assert "0101 is not a first step" in why and "0802, 0903" in why
+    assert problems(state, f"play {card}\nalien 0903\n") == []
+
+
+def test_chapter_1_a_solar_array_placed_away_from_the_center_is_on_the_receipt():
+    state, card = players_state(on_star=False)
+    (why,) = problems(state, f"play {card}\nplace solar 0909\n")
+    assert "0909 is not adjacent to the center 0505" in why

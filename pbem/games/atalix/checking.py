@@ -18,6 +18,7 @@ from . import scenarios
 from .board import Board
 from .data import Rules
 from .planning import choose_actives, plan_turn
+from .proposals import plan_problems, setup_problems
 from .turns import ACTION_VERBS, _args, window
 
 
@@ -40,8 +41,12 @@ def check(s, role: str, orders: list) -> list:
     """Problems with ``role``'s parsed ``orders`` against the position of ``s`` (not changed);
     ``[]`` when the role owes no orders now (parse reported that)."""
     w = window(s)
-    if w is None or role not in w.owed or s.stage != "plan":
+    if w is None or role not in w.owed:
         return []
+    text = {o.line: o.text for o in orders}
+    if s.stage == "setup":
+        return [Problem(line, text.get(line, ""), rule, why)
+                for line, rule, why in setup_problems(s, role, orders)]
     s = copy.deepcopy(s)
     mine = s.players[role]
     mine.deck = Pile(sorted(mine.deck))  # a draw takes the same card from either state
@@ -51,8 +56,9 @@ def check(s, role: str, orders: list) -> list:
     plan = plan_turn(s.data["cards"], s.players[role], played,
                      research_level=Rules.from_data(s.data).level_at(s.research),
                      active=scenarios.free_active(s, role))
-    text = {o.line: o.text for o in orders}
     out = refused.get(role, [])
+    out += [Problem(line, text.get(line, ""), rule, why)
+            for line, rule, why in plan_problems(s, orders)]
     out += [Problem(line, text.get(line, ""), rule, why) for line, rule, why in plan.problems]
     turn = scenarios.new_turn(s, role, plan, _NoDice(), _NoDice(), Board.of(s.board))
     for o in orders:

@@ -189,6 +189,8 @@ def _alien(board, state: EndState, choice: str | None) -> str:
         step = choice if choice in firsts else firsts[0]
         how = ("the team's choice" if step == choice else
                "first in label order" if len(firsts) > 1 else "the only shortest path")
+        if choice and step != choice:
+            how += f"; the proposal {choice} is not a first step"
         text = f"damage reset; the alien moves {state.alien}->{step} ({how} of {firsts})"
         state.alien = step
     else:

@@ -48,12 +48,16 @@ def available(data: dict, scenario: int) -> list:
     return [pid for pid, p in data["projects"].items() if p.get("scenario", 0) in (0, scenario)]
 
 
-def proposals(orders_by_role: dict, order: list) -> tuple:
+def proposals(orders_by_role: dict, order: list, s=None) -> tuple:
     """``(role, orders)``: the ``build`` orders that count (module docstring), from the first
-    role of ``order`` (the Action Phase order, first player first) who sent any; ``(None,
-    [])`` when nobody proposed."""
+    role of ``order`` (the Action Phase order, first player first) who sent any naming a
+    project of the board (with ``s`` given: a misspelt or another scenario's project is no
+    proposal, so it cannot silence the next player's); ``(None, [])`` when nobody
+    proposed."""
+    from .proposals import unknown_project
     for role in order:
-        mine = [o for o in orders_by_role.get(role) or [] if o.verb == "build"]
+        mine = [o for o in orders_by_role.get(role) or [] if o.verb == "build"
+                and (s is None or unknown_project(s, o.args["project"]) is None)]
         if mine:
             return role, mine
     return None, []
@@ -120,7 +124,13 @@ def build_projects(s, orders_by_role: dict, problems: dict | None = None) -> tup
     """Build Projects (module docstring) over state ``s``: ``(built, texts)``, the project ids
     completed in order (``solar-array`` once for each) and the texts of what happened. A
     proposal not built adds a :class:`pbem.engine.ruleset.Problem` to ``problems[role]``."""
-    role, lines = proposals(orders_by_role, s.order())
+    from .proposals import unknown_project
+    for r in s.order():
+        for o in orders_by_role.get(r) or []:
+            why = unknown_project(s, o.args["project"]) if o.verb == "build" else None
+            if why and problems is not None:
+                problems.setdefault(r, []).append(Problem(o.line, o.text, RULE, why))
+    role, lines = proposals(orders_by_role, s.order(), s)
     if role is None:
         return [], []
     named = ", ".join(o.args["project"] for o in lines)

@@ -64,6 +64,7 @@ from __future__ import annotations
 from pbem.engine.ruleset import Problem
 
 from .actions import Turn
+from .proposals import place_problem
 
 SOLAR = tuple(f"solar-{n}" for n in range(1, 5))
 ITEMS = (*SOLAR, "ship", "roof")
@@ -363,10 +364,7 @@ def _place(s, board, built: list, orders_by_role: dict, problems) -> list:
         hex_ = None
         while lines and hex_ is None:
             role, o = lines.pop(0)
-            why = (f"{o.args['item']} is not a disc: the ship and the roof go on the center"
-                   if not o.args["item"].startswith("solar") else
-                   f"{o.args['hex']} is not adjacent to the center {board.center}: expected one "
-                   f"of {', '.join(ring)}" if o.args["hex"] not in ring else None)
+            why = place_problem(s, o.args["hex"], o.args["item"])
             if why is None:
                 hex_ = o.args["hex"]
             elif problems is not None:
@@ -377,8 +375,10 @@ def _place(s, board, built: list, orders_by_role: dict, problems) -> list:
         out.append(f"Solar Array disc {item} placed on {hex_}")
     for role, o in lines:
         if problems is not None:
-            problems.setdefault(role, []).append(Problem(o.line, o.text, PLACE,
-                                                         "no Solar Array disc left to place"))
+            problems.setdefault(role, []).append(Problem(
+                o.line, o.text, PLACE, "not used: no Solar Array built at this End of Round "
+                "was left to place (each disc built takes the first good line, from the "
+                "first player round the table)"))
     return out
 
 

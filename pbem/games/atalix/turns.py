@@ -25,6 +25,7 @@ from . import projects, scenarios
 from .board import Board
 from .data import Rules
 from .planning import choose_actives, plan_turn
+from .proposals import setup_problems
 from .setup import card_type, choose, new_game
 from .state import State
 
@@ -94,8 +95,17 @@ def resolve(s: State, orders_by_role: dict, chance) -> Resolution:
     events: list = []
     problems: dict = {}
     if s.stage == "setup":
+        for role, orders in orders_by_role.items():
+            problems[role] = [Problem(line, _text(orders, line), rule, why) for line, rule, why
+                              in setup_problems(s, role, orders or [])]
         for role, why in _setup_choices(s, orders_by_role, chance).items():
-            problems[role] = [Problem(None, "", "Active Card", w) for w in why]
+            problems.setdefault(role, []).extend(Problem(None, "", "Active Card", w)
+                                                 for w in why)
+        for role in s.seats:
+            p = s.players[role]
+            cards = sorted([*p.deck, *p.hand, *p.active])
+            events.append(Event("setup", f"{role}'s starting cards: {', '.join(cards)}; "
+                                         f"active card {', '.join(p.active)}"))
         s.set = 1
         _deal(s)
         events.append(Event("round", f"Round 1 begins; {s.first_player()} has the die."))
@@ -119,6 +129,8 @@ def resolve(s: State, orders_by_role: dict, chance) -> Resolution:
         for line, rule, why in plan.problems:
             problems.setdefault(role, []).append(Problem(line, _text(orders, line), rule, why))
     for role in [r for r in s.order() if r in plans]:
+        events.append(Event("plan", _planned(s, role, plans[role])))
+    for role in [r for r in s.order() if r in plans]:
         turn = scenarios.new_turn(s, role, plans[role], chance.public, chance.hidden, board)
         for o in lines[role]:
             if o.verb in scenarios.TRANSPORT_VERBS:
@@ -126,8 +138,8 @@ def resolve(s: State, orders_by_role: dict, chance) -> Resolution:
             else:
                 turn.carry_out(o.line, o.verb, _args(o))
         scenarios.end_of_turn(turn, chance.hidden)  # Scenarios 2 and 3: an encounter
-        events += [Event("action", f"{role}: {t}") for t in turn.events]
-        events += [Event("action", f"{role}: {t}", (role,)) for t in turn.private]
+        events += [Event("action", _by(role, t)) for t in turn.events]
+        events += [Event("action", _by(role, t), (role,)) for t in turn.private]
         for line, rule, why in turn.problems:
             problems.setdefault(role, []).append(Problem(line, _text(orders_by_role[role], line),
                                                          rule, why))
@@ -140,6 +152,19 @@ def resolve(s: State, orders_by_role: dict, chance) -> Resolution:
     else:
         end_of_round(s, board, orders_by_role, chance, events, problems)
     return Resolution(events, problems)
+
+
+def _by(role: str, text: str) -> str:
+    """An Action Phase text with its player named once in front."""
+    return text if text.startswith(f"{role}:") else f"{role}: {text}"
+
+
+def _planned(s: State, role: str, plan) -> str:
+    """What the Action Phase reveals of ``role``'s Planning Phase: the cards played in order,
+    the active cards and the basic actions they give."""
+    played = ", ".join(plan.played) or "no card"
+    return (f"{role} played {played} (active: {', '.join(s.players[role].active)}): "
+            f"{plan.actions} basic action(s)")
 
 
 def _args(o) -> list:
