@@ -91,7 +91,8 @@ def test_active_card_another_players_card_is_on_the_receipt():
 
 def test_build_projects_a_project_not_on_the_board_is_on_the_receipt():
     state, card = players_state(on_star=False)
-    whys = problems(state, f"play {card}\nbuild nonsense\nbuild rover-repair\nbuild terraforming\n")
+    whys = problems(state, f"play {card}\nbuild nonsense\nbuild rover-repair\n"
+                           f"build terraforming\n")
     assert len(whys) == 2
     assert "no project 'nonsense'" in whys[0]
     assert "rover-repair is a project of scenario 2" in whys[1]
