@@ -124,3 +124,21 @@ def test_chapter_1_a_solar_array_placed_away_from_the_center_is_on_the_receipt()
     state, card = players_state(on_star=False)
     (why,) = problems(state, f"play {card}\nplace solar 0909\n")
     assert "0909 is not adjacent to the center 0505" in why
+
+
+def test_purchasing_cards_replacing_a_duplicate_is_judged_without_the_deck():
+    # Purchasing Cards: "If there are duplicates, players may choose to remove and replace one
+    # of the duplicates before purchasing a card": the card that replaces it comes from the
+    # deck, which the player's state does not hold; the receipt must not refuse the line.
+    from pbem.games.atalix.planning import card_type
+    state, card = players_state(on_star=False)
+    upgrade = next((c for c in state.players["red"].hand if c.startswith("upgrade")), None)
+    row = state.market.row
+    dups = [c for c in row if sum(card_type(x) == card_type(c) for x in row) > 1]
+    if upgrade is None or not dups:
+        import pytest
+        pytest.skip("this deal has no Upgrade card in hand or no duplicate in the row")
+    other = next(c for c in row if c != dups[0])
+    state.world["team"] = {"scrap": 9, "carbon": 9, "minerals": 9}
+    whys = problems(state, f"play {upgrade}\nuse {upgrade} 0 {other} replace {dups[0]}\n")
+    assert whys == []

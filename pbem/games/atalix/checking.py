@@ -1,7 +1,8 @@
 """Checking a player's orders (the receipt's problems): the orders carried out *dry* on a copy
 of the player's own state (its hand and deck contents; no deck order, no other hand), with
 dice that roll nothing, so no problem text can depend on another player's secret or the order
-of a deck: a card drawn in the dry run (Swap Gear, the Oxygen's III) is taken from the deck's
+of a deck (the Upgrade deck holds cards of no type, as many as it has): a card drawn in the
+dry run (Swap Gear, the Oxygen's III) is taken from the deck's
 contents in sorted order, the same from the player's state as from the whole one, so a play of
 a card still to be drawn may be judged otherwise when the turn is carried out. Moves and
 abilities are judged against the board as it stands; an order legal when
@@ -20,6 +21,11 @@ from .data import Rules
 from .planning import choose_actives, plan_turn
 from .proposals import plan_problems, setup_problems
 from .turns import ACTION_VERBS, _args, window
+
+
+UNSEEN = "unseen"
+"""The dry run's stand-in for a card of the Upgrade deck (its order is the referee's): a
+duplicate replaced in the row takes one, the Scanner's look sees only these."""
 
 
 class _NoDice:
@@ -50,6 +56,9 @@ def check(s, role: str, orders: list) -> list:
     s = copy.deepcopy(s)
     mine = s.players[role]
     mine.deck = Pile(sorted(mine.deck))  # a draw takes the same card from either state
+    if s.market is not None:  # cards of no type, as many as the Upgrade deck holds
+        size = s.unseen.get("*market", len(s.market.deck))
+        s.market.deck = Pile([f"{UNSEEN}-{i}" for i in range(1, size + 1)])
     refused: dict = {}
     choose_actives(s, role, orders, refused)
     played = [(o.line, o.args["card"], o.args["abilities"]) for o in orders if o.verb == "play"]

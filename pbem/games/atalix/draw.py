@@ -4,9 +4,10 @@
 Text cells (2 characters): the space's elevation (0-4) then what stands there: ``A`` the
 alien, ``s`` storm tokens, a pawn's initial (``R``, ``G``, ``B``, ``Y``), ``o`` a resource cube,
 ``e`` equipment, ``*`` a star space (one mark a space; the notes under the map list the pawns,
-the storm tokens and the equipment by space). SVG: the terrain colours of the rulebook (orange scrap, green carbon, gray
-minerals, the dark cave), the center, the cave and the storm origin outlined; the pawns, the
-alien and the storm tokens as counters. Everything comes from the view.
+the storm tokens and the equipment by space). SVG: the terrain colours of the rulebook
+(orange scrap, green carbon, gray minerals, the dark cave), the center, the cave and the storm
+origin outlined; the pawns, the alien, the storm tokens and the equipment as counters.
+Everything comes from the view.
 """
 
 from __future__ import annotations
