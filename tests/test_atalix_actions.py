@@ -56,6 +56,7 @@ def turn(*played, at="0505", deck=(), active=(), team=None, market_deck=(), row=
     s.world = {"storm": {}, "alien": "0902", "alien_damage": 0, "resources": {},
                "team": dict(team or {"scrap": 2, "carbon": 2, "minerals": 2}), **world}
     s.meter = Rules.from_data(DATA).cost_meter(2).to_json()
+    s.meter["left"] = 1  # the meter at 1, as in Purchasing Cards' example
     s.market = Market(market_deck, 5, row)
     return Turn(s, "red", plan(*played, active=active), dice or Rolls(), hidden or Rolls(), BOARD)
 

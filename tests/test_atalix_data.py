@@ -95,3 +95,11 @@ def test_harder_difficulty_leaves_fewer_rounds(data):
     for players in ("1", "2", "3", "4"):
         rounds = [t["loss"][players] - t["start"][stars] for stars in ("1", "2", "3")]
         assert rounds == sorted(rounds, reverse=True) and len(set(rounds)) == 3
+
+
+def test_trackers_the_card_cost_meter_starts_on_the_bottom_zero(data):
+    # Trackers: "place a token on the bottom zero on the left side of the card cost tracker":
+    # at setup each resource symbol costs 0, so a Swap Gear (scrap, carbon +1) costs 1 carbon.
+    from pbem.games.atalix.data import Rules
+    meter = Rules.from_data(data).cost_meter(2)
+    assert meter.cost(data["cards"]["swap-gear"]["cost"]) == {"scrap": 0, "carbon": 1}

@@ -171,8 +171,12 @@ def test_starting_deck_and_the_oxygen_cards_III_draw_typed():
 
 def test_purchasing_cards_the_swap_gear_example_typed():
     # "if ... the card cost meter was at 1, they would have to pay 1 scrap and 2 carbon"
+    # (Trackers: the left token starts on the bottom zero, so the meter is at 1 once the left
+    # token has moved up one space)
     rules = Rules.from_data(load_data())
     meter = rules.cost_meter(3)
+    assert meter.multiplier == 0
+    meter.left = 1
     assert meter.multiplier == 1
     assert meter.cost(rules.cards["swap-gear"].cost) == {"scrap": 1, "carbon": 2}
 

@@ -58,6 +58,7 @@ def turn(*played, at="0505", deck=("action-5", "action-6", "action-7"), team=Non
                **world}
     s.equipment = dict(equipment or {})
     s.meter = Rules.from_data(DATA).cost_meter(2).to_json()
+    s.meter["left"] = 1  # the meter at 1, as in Purchasing Cards' example
     s.market = Market(market_deck, 5, ROW)
     abilities = []
     for p in played:
