@@ -382,7 +382,7 @@ DATABASE_FREE = frozenset("""
     test_atalix_state test_atalix_damage test_atalix_setup test_atalix_datapy
     test_atalix_actions test_atalix_games test_atalix_scenario1
     test_atalix_encounters test_atalix_scenario2 test_atalix_scenario3 test_atalix_docs
-    test_atalix_checking
+    test_atalix_checking test_atalix_turns
     test_atalix_tools test_atalix_abilities
 """.split())
 """Test modules that never open a database (pure rules, parsing, dice, crypto, drawing):

@@ -188,9 +188,10 @@ def end_of_round(s: State, board: Board, orders_by_role: dict, chance, events: l
     """End of Round, in the board's order: the scenario's checks as the turns end
     (:mod:`.scenarios`: Scenario 1's chapters, the stand-in Scenarios 2 and 3; a win ends the
     game here), pawns back to base, the event die and its events from the rolled number down,
-    the round tracker, Build Projects (:mod:`.projects`, then the scenario's tokens and
-    checks), the shuffle, the die passed left; then the losses of Threats. Refused proposals go
-    to ``problems`` (role -> Problems)."""
+    the round tracker, then the losses of Threats (the game ends there: no project is built
+    after a loss), Build Projects (:mod:`.projects`, then the scenario's tokens and checks),
+    the shuffle, the die passed left. Refused proposals go to ``problems`` (role ->
+    Problems)."""
     events += [Event("chapter", t) for t in scenarios.end_of_turns(s, board)]
     if s.stage == "over":
         events.append(Event("end", f"The crew wins: {s.outcome['reason']}."))
@@ -210,20 +211,20 @@ def end_of_round(s: State, board: Board, orders_by_role: dict, chance, events: l
         events += [Event("storm", t) for t in ev.place_on_origin(board, world, tokens)]
     world.distributed_this_round = False
     s.world = world.to_dict()
+    why = ("the storm tokens ran out (Threats)" if world.storm_exhausted else
+           "the alien reached the ship (Threats)" if world.alien_at_center else
+           "time ran out: the round tracker reached the space of the player count (Threats)"
+           if lost else None)
+    if why:  # the game is lost at once: no project is built after it
+        s.finish(False, why)
+        events.append(Event("end", f"The crew fails: {why}."))
+        return
     built, texts = projects.build_projects(s, orders_by_role, problems)
     texts += scenarios.after_projects(s, board, built, orders_by_role, problems)
     events += [Event("projects", t) for t in texts]
     for role in s.seats:
         s.players[role].refresh(chance.hidden, f"the draw deck of {role}")
     s.first = (s.first + 1) % len(s.seats)
-    why = ("the storm tokens ran out (Threats)" if world.storm_exhausted else
-           "the alien reached the ship (Threats)" if world.alien_at_center else
-           "time ran out: the round tracker reached the space of the player count (Threats)"
-           if lost else None)
-    if why:
-        s.finish(False, why)
-        events.append(Event("end", f"The crew fails: {why}."))
-        return
     s.round += 1
     s.set = 1
     _deal(s)
