@@ -220,8 +220,8 @@ class Turn:
             raise Refused(SCAVENGE, "the Upgrade deck is empty: no card to draw")
         self._spend()
         card = market.scavenge()
-        self.events.append(f"{self.role}: scavenge on {self.here} (1 action): draws a "
-                           f"{deck_card(card)}")
+        self.events.append(f"{self.role}: scavenge on {self.here} (1 action): draws "
+                           f"{deck_card(card)} from the Upgrade deck")
         whys = []
         for choice, resource in choices:
             why = getattr(self, f"_{choice}")(card, resource)

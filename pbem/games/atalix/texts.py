@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .orders import VERBS
+from .proposals import starting_types
 from .turns import window
 
 _HELP = {
@@ -16,12 +17,19 @@ _HELP = {
     "use": "Action Phase: an ability of a card you played (its number)",
     "build": "Build Projects: your proposal for the end of the round",
     "alien": "Events (2): the space the alien enters when paths are equal",
-    "carry": "Scenarios: pick up equipment on your space onto an active card (part-N, beacon)",
+    "carry": "Scenarios: pick up equipment on your space onto an active card",
     "drop": "Scenarios: leave carried equipment on your space",
     "give": "Scenarios: hand carried equipment to a player on your space",
     "place": "Scenario 1: the space next to the center for a Solar Array built",
     "path": "Scenario 1: Mission Control's plan or the alternative",
 }
+
+
+_PLAN_HELP = {
+    "active": "Research Track: one more active card from your hand, for each level reached "
+              "with the Active Card symbol",
+}
+"""The help of a verb in a set of turns, where it differs from setup's."""
 
 
 def template(s, role: str) -> str:
@@ -30,13 +38,18 @@ def template(s, role: str) -> str:
     w = window(s)
     if w is None or role not in w.owed:
         return "# no orders are owed from you now\n"
-    syntax = VERBS.syntax()
-    out = [f"# Escape from Atalix: {w.title}",
-           "# plays first (in order), then your actions in the order written"]
+    syntax, p = VERBS.syntax(), s.players[role]
+    out = [f"# Escape from Atalix: {w.title}"]
+    if s.stage == "setup":
+        for verb in w.verbs.get(role, ()):
+            out.append(f"#   {syntax[verb]}    ({_HELP[verb]})")
+        out.append(f"# your starting cards so far: {' '.join(sorted(p.hand))}")
+        out.append(f"# the types you may choose: {' '.join(starting_types(s))}")
+        return "\n".join(out) + "\n"
+    out.append("# plays first (in order), then your actions in the order written")
     for verb in w.verbs.get(role, ()):
-        out.append(f"#   {syntax[verb]}    ({_HELP[verb]})")
-    p = s.players[role]
-    out.append(f"# your hand: {' '.join(p.hand) or 'empty'}; active: {' '.join(p.active)}")
-    if s.stage == "plan":
-        out.append(f"# your pawn: {s.pawns[role]}; market: {' '.join(s.market.row)}")
+        out.append(f"#   {syntax[verb]}    ({_PLAN_HELP.get(verb, _HELP[verb])})")
+    out.append(f"# your hand: {' '.join(p.hand) or 'empty'}; active: "
+               f"{' '.join(p.active) or 'none'}")
+    out.append(f"# your pawn: {s.pawns[role]}; market: {' '.join(s.market.available())}")
     return "\n".join(out) + "\n"
