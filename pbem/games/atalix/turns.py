@@ -208,7 +208,8 @@ def end_of_round(s: State, board: Board, orders_by_role: dict, chance, events: l
     pos, tokens, lost = ev.advance_round(world.round_pos, s.data["round_track"], len(s.seats))
     world.round_pos = pos
     if tokens:
-        events += [Event("storm", t) for t in ev.place_on_origin(board, world, tokens)]
+        events += [Event("storm", f"Advance Round Tracker (space {pos}): {t}")
+                   for t in ev.place_on_origin(board, world, tokens)]
     world.distributed_this_round = False
     s.world = world.to_dict()
     why = ("the storm tokens ran out (Threats)" if world.storm_exhausted else
