@@ -80,7 +80,7 @@ def test_movement_restrictions_not_upward_without_a_climb():
     # action": 0504 (0) -> 0503 (1) is refused, the action kept
     t = turn("action-1", at="0504")
     assert not t.carry_out(3, "move", ["0503"])
-    assert sections(t) == [(3, "Movement Restrictions")] and "'move 0503'" in t.problems[0][2]
+    assert sections(t) == [(3, "Movement Restrictions")] and "up to 0503" in t.problems[0][2]
     assert t.state.pawns["red"] == "0504" and t.actions_left == 1
     assert t.carry_out(4, "move", ["0505"])  # down is allowed: 0 -> 0
 

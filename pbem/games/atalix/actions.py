@@ -96,7 +96,8 @@ class Turn:
         return True
 
     def _problem(self, section: str, why: str, verb: str, args: list[str]) -> None:
-        self.problems.append((self._line, section, f"{' '.join([verb, *args])!r}: {why}"))
+        said = f"{' '.join([verb, *args])!r}: " if self._line is None else ""  # else the
+        self.problems.append((self._line, section, said + why))  # Problem quotes its line
 
     @property
     def here(self) -> str:

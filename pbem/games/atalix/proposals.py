@@ -3,7 +3,7 @@ when the orders arrive (the receipt), before the window resolves. Rulebook secti
 Deck", "Active Card", "Build Projects", "Events" (2) and Scenario 1, Chapter 1; the proposal
 rule is the package README's ("Team decisions").
 
-Each function returns ``[(line, section, why)]``; ``why`` quotes the line. A proposal judged
+Each function returns ``[(line, section, why)]`` (the Problem made of it quotes the line). A proposal judged
 here can still be refused when the round ends (the team short of resources, another player's
 proposal counting first): those are the resolution's problems.
 """
@@ -73,7 +73,7 @@ def plan_problems(s, orders: list) -> list:
         else:
             continue
         if why:
-            out.append((o.line, rule, f"{o.text!r}: {why}"))
+            out.append((o.line, rule, why))
     return out
 
 
@@ -93,7 +93,7 @@ def setup_problems(s, role: str, orders: list) -> list:
         if o.verb == "choose":
             bad = [t for t in o.args["types"] if t not in types]
             if bad:
-                out.append((o.line, START, f"{o.text!r}: {', '.join(bad)} is no starting card "
+                out.append((o.line, START, f"{', '.join(bad)} is no starting card "
                                            f"type: expected {', '.join(types)}"))
         elif o.verb == "active":
             card = o.args["card"]
@@ -102,10 +102,10 @@ def setup_problems(s, role: str, orders: list) -> list:
             except ValueError:  # PlanError: not <type>-<n>
                 kind = card
             if kind not in types:
-                out.append((o.line, ACTIVE, f"{o.text!r}: {kind} is no starting card type: "
+                out.append((o.line, ACTIVE, f"{kind} is no starting card type: "
                                             f"expected one of {', '.join(types)}"))
             elif kind != card and card not in own:
-                out.append((o.line, ACTIVE, f"{o.text!r}: {card} is not one of your cards "
+                out.append((o.line, ACTIVE, f"{card} is not one of your cards "
                                             f"({', '.join(sorted(own))}): name the type "
                                             f"({kind}) or your own card"))
     return out
