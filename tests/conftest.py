@@ -399,7 +399,7 @@ tests/test_workers.py) and the PostgreSQL pass skips them too."""
 
 LONG_FIRST = ("test_workers", "test_random_games", "test_altassar_random_games", "test_e2e_mail",
               "test_migrate_db", "test_conformance", "test_atlantis_placement_values",
-              "test_undo")
+              "test_undo", "test_atalix_demo")
 """Modules with the longest tests, run first (in this order, each module's tests kept
 together and in order) so that pytest-xdist's workers do not end on one long test while the
 other has nothing left to do."""

@@ -3,9 +3,9 @@ difficulty plays a whole game through the mail path (keys, signed orders in MIME
 process, reports); the game ends and its public log verifies on its own (pbem.verify), every
 roll and hidden value revealed.
 
-By default a covering set of 6 games runs (every player count, scenario and difficulty at
-least once, each pair of scenario and difficulty on the diagonal); ``PBEM_ATALIX_DEMOS=all``
-plays all 36 (4 player counts x 3 scenarios x 3 difficulties)."""
+By default a covering set of 4 games runs (every player count, scenario and difficulty at
+least once); ``PBEM_ATALIX_DEMOS=all`` plays all 36 (4 player counts x 3 scenarios x 3
+difficulties), as the closing note of issue 13 reports."""
 
 from __future__ import annotations
 
@@ -17,12 +17,15 @@ from pathlib import Path
 import pytest
 
 ALL = list(itertools.product((1, 2, 3, 4), (1, 2, 3), (1, 2, 3)))
-COVER = [(1, 1, 1), (2, 2, 2), (3, 3, 3), (4, 1, 3), (4, 2, 1), (1, 3, 2)]
-CASES = ALL if os.environ.get("PBEM_ATALIX_DEMOS") == "all" else COVER
+COVER = [(1, 1, 1), (2, 2, 2), (3, 3, 3), (4, 1, 2)]
+CASES = [pytest.param(*case, marks=() if i == len(COVER) - 1 else pytest.mark.sweep)
+         for i, case in enumerate(ALL if os.environ.get("PBEM_ATALIX_DEMOS") == "all"
+                                  else COVER)]
+"""The PostgreSQL pass plays the 4-player game only (``sweep``: the rules do not depend on
+the database; one game exercises its storage)."""
 
 
-@pytest.mark.parametrize("players,scenario,difficulty", CASES,
-                         ids=lambda v: str(v))
+@pytest.mark.parametrize("players,scenario,difficulty", CASES)
 def test_a_demo_ends_and_its_log_verifies(players, scenario, difficulty, tmp_path):
     from pbem.demo import run_demo
     from pbem.verify import verify_file
