@@ -103,3 +103,18 @@ def test_every_space_of_the_doc_is_on_the_stand_in_board_and_moves_step_to_neigh
         assert all(h in board.hexmap for h in hexes), line
         if line.startswith("move "):
             assert all(b in board.neighbours(a) for a, b in zip(hexes, hexes[1:])), line
+
+
+def test_card_setup_the_stand_ins_listed_are_those_of_the_scenario_played():
+    # Card Setup: "Find the Project cards for your scenario ... If you are doing scenario 2 or
+    # 3, shuffle the encounter cards": the setup report lists no stand-in of another scenario.
+    from pbem.games.atalix.texts import stand_ins
+    data = load_data()
+    one = "\n".join(stand_ins(data, {"scenario": 1}, None))
+    three = "\n".join(stand_ins(data, {"scenario": 3}, None))
+    assert "encounters." not in one and "scenario2" not in one and "scenario3" not in one
+    assert "projects.rover-repair" not in one and "projects.solar-array" in one
+    assert all(f"encounters.{k}" in three for k, e in data["encounters"].items()
+               if e.get("scenario", 0) in (0, 3))
+    assert "projects.rover-repair" not in three and "scenario3" in three
+    assert "projects.signal-beacon" in three and "projects.solar-array" not in three

@@ -3,9 +3,9 @@ when the orders arrive (the receipt), before the window resolves. Rulebook secti
 Deck", "Active Card", "Build Projects", "Events" (2) and Scenario 1, Chapter 1; the proposal
 rule is the package README's ("Team decisions").
 
-Each function returns ``[(line, section, why)]`` (the Problem made of it quotes the line). A proposal judged
-here can still be refused when the round ends (the team short of resources, another player's
-proposal counting first): those are the resolution's problems.
+Each function returns ``[(line, section, why)]`` (the Problem made of it quotes the line). A
+proposal judged here can still be refused when the round ends (the team short of resources,
+another player's proposal counting first): those are the resolution's problems.
 """
 
 from __future__ import annotations

@@ -1,6 +1,9 @@
-"""Escape from Atalix texts: the order template of each window."""
+"""Escape from Atalix texts: the order template of each window and the setup report's list of
+stand-ins."""
 
 from __future__ import annotations
+
+from pbem.engine import sourced
 
 from .orders import VERBS
 from .proposals import starting_types
@@ -53,3 +56,35 @@ def template(s, role: str) -> str:
                f"{' '.join(p.active) or 'none'}")
     out.append(f"# your pawn: {s.pawns[role]}; market: {' '.join(s.market.available())}")
     return "\n".join(out) + "\n"
+
+
+def in_play(path: str, data: dict, scenario: int) -> bool:
+    """Whether the data entry at ``path`` is part of a game of ``scenario``: a project or an
+    encounter card of another scenario, the encounters outside Scenarios 2 and 3, and another
+    scenario's own table (``scenario2``, ``scenario3``) are not (Card Setup: "Find the Project
+    cards for your scenario"; "If you are doing scenario 2 or 3, shuffle the encounter
+    cards")."""
+    top, _, rest = path.partition(".")
+    key = rest.split(".")[0]
+    if top in ("projects", "encounters") and key in data.get(top, {}):
+        if top == "encounters" and scenario == 1:
+            return False
+        return data[top][key].get("scenario", 0) in (0, scenario)
+    if top in ("scenario2", "scenario3"):
+        return top == f"scenario{scenario}"
+    return True
+
+
+def stand_ins(data: dict, options: dict, board) -> list:
+    """The stand-ins and house rules in force for the setup report (the kit's list,
+    pbem.engine.ruleset.Ruleset.stand_ins), less the entries of the scenarios not played
+    (:func:`in_play`)."""
+    out = []
+    if getattr(board, "stand_in", False):
+        where = getattr(board, "map_source", "")
+        out.append(f"Map: {board.name}: {where}" if where else f"Map: {board.name}")
+    scenario = int(options.get("scenario", 1))
+    out.extend(sourced.show_entry(e) for e in sourced.walk_sources(data)
+               if sourced.in_force(e.source) and in_play(e.path, data, scenario))
+    return out
+
