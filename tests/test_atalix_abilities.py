@@ -50,6 +50,9 @@ def test_research_track_active_card_refused_before_the_level_is_reached():
         (2, "Research Track")]
     assert "level III (4 steps)" in problems[0][2]
     assert p.active == ["oxygen-1"] and p.hand == HAND
+    # a card not in the hand is named as such first, whatever the level (the trial's 'zzz')
+    _texts, problems = extra_actives(DATA["cards"], LEVELS, 3, p, [(3, "zzz")])
+    assert "not in your hand" in problems[0][2]
 
 
 def test_research_track_active_card_one_for_each_level_with_the_symbol():

@@ -294,7 +294,10 @@ def extra_actives(cards: dict, levels: list, steps: int, player: PlayerCards,
         card = name if name in player.hand else next(
             (c for c in player.hand if _kind_of(c) == name), None)
         extra = len(player.active) - 1
-        if not granted:
+        if card is None:
+            why = (f"active {name}: not in your hand: expected one of "
+                   f"{', '.join(player.hand) or 'no card (the hand is empty)'}")
+        elif not granted:
             first = next((lv for lv in levels if "active-card" in lv["benefits"]), None)
             why = (f"active {name}: the team's research ({steps} steps) has reached no level "
                    f"with the Active Card symbol" + (
@@ -303,9 +306,6 @@ def extra_actives(cards: dict, levels: list, steps: int, player: PlayerCards,
         elif extra >= len(granted):
             why = (f"active {name}: {extra} additional active card(s) already, one for each "
                    f"level with the Active Card symbol reached ({len(granted)})")
-        elif card is None:
-            why = (f"active {name}: not in your hand: expected one of "
-                   f"{', '.join(player.hand) or 'no card (the hand is empty)'}")
         elif cards.get(_kind_of(card), {}).get("kind") in GRAY:
             why = f"active {card}: a gray card cannot be an active card: expected a non-gray card"
         else:
