@@ -8,7 +8,8 @@ from pathlib import Path
 
 from pbem.boards.hexmap import load_map
 from pbem.games.atalix.board import Board
-from pbem.games.atalix.setup import card_type, choose, new_game
+from pbem.games.atalix.planning import card_type
+from pbem.games.atalix.setup import choose, new_game
 
 HERE = Path(__file__).parents[1] / "pbem" / "games" / "atalix"
 DATA = tomllib.loads((HERE / "data.toml").read_text(encoding="utf-8"))

@@ -19,7 +19,7 @@ from . import projects, scenarios
 from .board import Board
 from .checking import check
 from .orders import VERBS
-from .setup import card_type
+from .planning import card_type
 from .state import from_view
 
 MAX_LINES = 12

@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import damage
-from .setup import card_type
+from .planning import card_type
 
 RULE = "Encounter Cards (stand-in)"
 

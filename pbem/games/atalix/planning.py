@@ -55,6 +55,7 @@ from pbem.cards import PlayerCards
 from pbem.engine.ruleset import Problem
 
 __all__ = ["Plan", "PlanError", "card_type", "choose_actives", "describe", "extra_actives",
+           "named_type",
            "plan_turn"]
 
 PLANNING = "Planning Phase"
@@ -321,6 +322,13 @@ def _kind_of(card: str) -> str | None:
         return card_type(card)
     except PlanError:
         return None
+
+
+def named_type(word: str) -> str:
+    """The card type a player's word names: a card instance's type (``action-3`` ->
+    ``action``), else the word itself (``oxygen``, or anything unknown, for the caller to
+    refuse)."""
+    return _kind_of(word) or word
 
 
 def choose_actives(s, role: str, orders: list, problems: dict) -> list[str]:

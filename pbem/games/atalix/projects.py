@@ -36,6 +36,7 @@ from __future__ import annotations
 from pbem.engine.ruleset import Problem
 
 from . import scenarios
+from .abilities import listed
 
 RULE = "Build Projects"
 REPEATS = {"solar-array": 4}
@@ -83,8 +84,8 @@ def refusal(s, pid: str) -> str | None:
     team = s.world.get("team", {})
     short = {k: n - team.get(k, 0) for k, n in p["cost"].items() if team.get(k, 0) < n}
     if short:
-        return (f"the team cannot pay {pid}'s {_list(p['cost'])}: it has "
-                f"{_list(team) or 'nothing'} (short: {_list(short)})")
+        return (f"the team cannot pay {pid}'s {listed(p['cost'])}: it has "
+                f"{listed(team) or 'nothing'} (short: {listed(short)})")
     return None
 
 
@@ -96,7 +97,7 @@ def build(s, pid: str) -> list:
     for k, n in p["cost"].items():
         team[k] = team.get(k, 0) - n
     s.projects.append(pid)
-    texts = [f"the team completes {p['name']} for {_list(p['cost']) or 'nothing'}"]
+    texts = [f"the team completes {p['name']} for {listed(p['cost']) or 'nothing'}"]
     if p.get("gives"):
         texts.append(_give(s, p["gives"]))
     if p.get("long_term"):
@@ -146,7 +147,3 @@ def build_projects(s, orders_by_role: dict, problems: dict | None = None) -> tup
         texts += build(s, pid)
         built.append(pid)
     return built, texts
-
-
-def _list(amounts: dict) -> str:
-    return ", ".join(f"{n} {k}" for k, n in amounts.items() if n)

@@ -11,7 +11,7 @@ another player's proposal counting first): those are the resolution's problems.
 from __future__ import annotations
 
 from .board import Board
-from .planning import card_type
+from .planning import named_type
 
 START, ACTIVE = "Starting Deck", "Active Card"
 PLACE, ALIEN = "Scenario 1, Chapter 1", "Events (2)"
@@ -97,10 +97,7 @@ def setup_problems(s, role: str, orders: list) -> list:
                                            f"type: expected {', '.join(types)}"))
         elif o.verb == "active":
             card = o.args["card"]
-            try:
-                kind = card_type(card) if card[-1:].isdigit() else card
-            except ValueError:  # PlanError: not <type>-<n>
-                kind = card
+            kind = named_type(card)
             if kind not in types:
                 out.append((o.line, ACTIVE, f"{kind} is no starting card type: "
                                             f"expected one of {', '.join(types)}"))

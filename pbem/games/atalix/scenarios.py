@@ -23,7 +23,7 @@ from __future__ import annotations
 from pbem.engine.ruleset import Problem
 
 from . import encounters, scenario1, scenario2, scenario3
-from .setup import card_type
+from .planning import card_type
 
 TRANSPORT_VERBS = scenario1.TRANSPORT_VERBS
 """The scenario lines of the Action Phase (transport, no action): ``carry``, ``drop``,

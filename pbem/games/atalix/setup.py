@@ -20,15 +20,11 @@ from pbem.cards import Market, PlayerCards, shuffled
 
 from .board import Board
 from .data import Rules
+from .planning import card_type
 from .state import State
 
 MARKET_SIZE = 5
 """Card Setup: "Draw the top 5 cards and place them, face up, surrounding the Upgrade deck"."""
-
-
-def card_type(instance: str) -> str:
-    """``"gain-scrap-2"`` -> ``"gain-scrap"``: a card instance's type (its id less ``-N``)."""
-    return instance.rsplit("-", 1)[0]
 
 
 def instances(cards: dict, kind: str) -> list:

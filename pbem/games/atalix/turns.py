@@ -24,9 +24,9 @@ from . import events as ev
 from . import projects, scenarios
 from .board import Board
 from .data import Rules
-from .planning import choose_actives, plan_turn
+from .planning import choose_actives, named_type, plan_turn
 from .proposals import setup_problems
-from .setup import card_type, choose, new_game
+from .setup import choose, new_game
 from .state import State
 
 ACTION_VERBS = ("move", "climb", "collect", "scavenge", "use")
@@ -80,8 +80,7 @@ def _setup_choices(s: State, orders_by_role: dict, chance) -> dict:
             if o.verb == "choose":
                 wishes.setdefault(role, []).extend(o.args["types"])
             elif o.verb == "active":
-                actives[role] = card_type(o.args["card"]) if o.args["card"][-1].isdigit() \
-                    else o.args["card"]
+                actives[role] = named_type(o.args["card"])
     problems = {}
     for role, why in choose(s, wishes, actives, chance):
         problems.setdefault(role, []).append(why)
