@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from . import encounters, scenario1
 from .actions import Turn
+from .tools import discs_left
 
 RULE = "Scenario 2: Rover, Rover (stand-in)"
 PROJECT = "rover-repair"
@@ -61,10 +62,9 @@ def at_ship(s, center: str) -> list:
 
 def place_part(s, hex_: str) -> bool:
     """A black disc on ``hex_`` when one is left (``[scenario2] discs``): True when placed."""
-    parts = s.equipment.setdefault("parts", [])
-    if len(parts) >= s.data["scenario2"]["discs"]:
+    if discs_left(s) <= 0:
         return False
-    parts.append(hex_)
+    s.equipment.setdefault("parts", []).append(hex_)
     return True
 
 

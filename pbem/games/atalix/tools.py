@@ -211,14 +211,19 @@ _MODE: dict[str, Callable] = {"clear": _clear, "path": _path, "lure": _lure,
                               "carbon": _carbon}
 
 
+def discs_left(s) -> int:
+    """Black discs not yet placed as rover parts (``[scenario2] discs`` less those out:
+    Scenario 2, stand-in)."""
+    return s.data["scenario2"]["discs"] - len(s.equipment.get("parts", []))
+
+
 def scan(turn, entry: dict, args: list[str], salvage: bool = False) -> None:
     """Scanner, scan for parts: a d6 for the direction, the disc on the space furthest that way
     from the center, a d6 for its one-space move (module docstring)."""
     no_args(args)
-    parts, discs = turn.state.equipment.get("parts", []), turn.state.data["scenario2"]["discs"]
-    if len(parts) >= discs:
-        raise Refused(SCANNER, f"no black disc left: all {discs} rover parts are out "
-                               f"(data.toml [scenario2] discs)")
+    if discs_left(turn.state) <= 0:
+        raise Refused(SCANNER, f"no black disc left: all {turn.state.data['scenario2']['discs']} "
+                               f"rover parts are out (data.toml [scenario2] discs)")
     turn._mark(entry, salvage)
     board = turn.board
     first = turn.dice.roll(6, "Scanner: scan for parts, the direction from the center")
