@@ -112,7 +112,7 @@ def _public_cards(p: PlayerCards) -> dict:
     the deck, and the deck's order, are not)."""
     return {"played": list(p.played), "active": list(p.active), "discard": list(p.discard),
             "hand_size": len(p.hand), "deck_size": len(p.deck),
-            "owned": sorted([*p.deck, *p.hand, *p.played, *p.discard, *p.active])}
+            "owned": sorted(p.cards())}
 
 
 def public_part(s: State) -> dict:

@@ -102,7 +102,7 @@ def resolve(s: State, orders_by_role: dict, chance) -> Resolution:
                                                  for w in why)
         for role in s.seats:
             p = s.players[role]
-            cards = sorted([*p.deck, *p.hand, *p.active])
+            cards = sorted(p.cards())  # nothing played or discarded yet
             events.append(Event("setup", f"{role}'s starting cards: {', '.join(cards)}; "
                                          f"active card {', '.join(p.active)}"))
         s.set = 1
