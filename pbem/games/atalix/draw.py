@@ -17,7 +17,9 @@ import functools
 from pbem.boards.drawing import Drawing, Piece, Space, plain_space, remember_last
 
 from .board import Board
+from .data import Rules
 from .state import from_view
+from .tables import ROMAN
 
 FILLS = {"scrap": "#e08a3c", "carbon": "#5f9f4f", "minerals": "#a0a0a0", "plain": "#e8dcc0",
          "cave": "#4a4a4a"}
@@ -99,8 +101,6 @@ def equipment(s) -> list:
 
 
 def _notes(s) -> list:
-    from .data import Rules
-    from .tables import ROMAN
     team = s.world.get("team", {})
     rules = Rules.from_data(s.data)
     level = rules.level_at(s.research)
